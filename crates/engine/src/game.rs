@@ -1,0 +1,81 @@
+//! The traits a game implements to be solved.
+//!
+//! Each capability is a trait of its own, and each solver asks for exactly
+//! the ones it needs: [`Rules`] and [`DenseIndex`] are enough for the naive
+//! reference solver, reachability counts and audits; [`TieredRetrograde`]
+//! adds what the fast retrograde solver needs.
+
+use std::ops::Range;
+
+use crate::value::Value;
+
+/// The rules of a game, seen as a graph of positions.
+pub trait Rules: Sync {
+    /// A legal position, including whose turn it is.
+    type Position: Copy + Eq + Send + Sync + std::fmt::Debug;
+
+    /// The value of a position where the game has ended, or `None` while play
+    /// goes on. A position that is not terminal must have at least one move.
+    fn terminal_value(&self, pos: &Self::Position) -> Option<Value>;
+
+    /// Calls `f` with the position after each legal move, once per move.
+    ///
+    /// The solvers assume that every move passes the turn to the opponent, so
+    /// a child's value is negated to give the move's value for the mover.
+    fn for_each_child(&self, pos: &Self::Position, f: impl FnMut(Self::Position));
+}
+
+/// A dense index of a game's positions: a bijection with `0..position_count()`.
+pub trait DenseIndex: Rules {
+    /// The number of positions.
+    fn position_count(&self) -> u64;
+
+    /// The index of `pos`.
+    fn index(&self, pos: &Self::Position) -> u64;
+
+    /// The position with index `idx`, which must be below
+    /// [`position_count`](Self::position_count).
+    fn unindex(&self, idx: u64) -> Self::Position;
+}
+
+/// What the retrograde solver needs to know about a position before
+/// propagation starts.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Expansion {
+    /// The game is over.
+    Terminal(Value),
+    /// Play goes on, with this many moves that stay in the position's tier.
+    /// Moves that leave the tier were reported to the caller's callback.
+    Moves {
+        /// The number of moves whose child lies in the same tier.
+        in_tier: u8,
+    },
+}
+
+/// A game whose index splits into tiers that moves only leave towards tiers
+/// solved earlier.
+///
+/// The solver works through [`tiers`](Self::tiers) in order. Within a tier it
+/// needs each position's number of moves that stay in the tier, the indices
+/// of the children in earlier tiers, and the in-tier parents of a position.
+/// Only these three are game-specific; everything else (counters, distances,
+/// parallelism) is the engine's.
+pub trait TieredRetrograde: DenseIndex {
+    /// Ranges of indices, in solving order, that together cover
+    /// `0..position_count()` without overlap. A move either stays in its
+    /// position's tier or leads into a tier listed earlier.
+    fn tiers(&self) -> Vec<Range<u64>>;
+
+    /// An upper bound on [`Expansion::Moves::in_tier`] over all positions.
+    fn max_in_tier_moves(&self) -> u8;
+
+    /// Classifies `pos` and calls `earlier_child` with the index of every
+    /// child (once per move) that lies in an earlier tier.
+    ///
+    /// A terminal position reports no children.
+    fn expand(&self, pos: &Self::Position, earlier_child: impl FnMut(u64)) -> Expansion;
+
+    /// Calls `f` with the index of every non-terminal position in the same
+    /// tier that has a move to `pos`, once per such move.
+    fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64));
+}

@@ -1,0 +1,31 @@
+//! Progress reports from long computations, and how they are stopped.
+
+/// Receives progress from a long computation and may ask it to stop.
+///
+/// Solvers call [`start`](Self::start) once per phase, then
+/// [`advance`](Self::advance) as work completes, and poll
+/// [`should_stop`](Self::should_stop) between units of work; when it returns
+/// `true` they give up with an `Interrupted` error, leaving nothing half
+/// written.
+pub trait Progress: Sync {
+    /// A phase named `phase` begins, with `total` units of work.
+    fn start(&self, phase: &str, total: u64) {
+        let _ = (phase, total);
+    }
+
+    /// `units` more units of the current phase are done.
+    fn advance(&self, units: u64) {
+        let _ = units;
+    }
+
+    /// Whether the computation should stop as soon as it safely can.
+    fn should_stop(&self) -> bool {
+        false
+    }
+}
+
+/// Reports nothing and never stops.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Silent;
+
+impl Progress for Silent {}

@@ -1,0 +1,558 @@
+//! Tiered retrograde analysis with counters and distances.
+//!
+//! Tiers are solved one after another in the order the game lists them, so
+//! every move out of a tier finds its child already solved. Within a tier:
+//!
+//! 1. **Seeding.** Every position is expanded once. Terminal positions get
+//!    their value; a move into an earlier tier that wins gives a provisional
+//!    win; everything else gets a counter of moves not yet known to lose.
+//! 2. **Propagation by distance.** For `d = 0, 1, 2, …` every position whose
+//!    value has distance exactly `d` is expanded backwards: its in-tier
+//!    parents either become wins in `d + 1` (a loss was found for them) or
+//!    lose one from their counter (a win was found against them). A counter
+//!    that reaches zero makes its position a loss, one ply longer than the
+//!    longest of its children.
+//! 3. Positions still holding a counter are draws.
+//!
+//! Going through distances in increasing order is what makes the distances
+//! right: the first loss found below a position is its shortest win, and the
+//! last win found below a loss is its longest resistance.
+//!
+//! # Memory
+//!
+//! The solver keeps exactly one byte per position. While a tier is being
+//! solved, the byte of an undecided position holds its counter in the top
+//! codes of the byte (see [`Codes`]) instead of a value. Sharing the byte
+//! halves memory and, more importantly, makes every parent update touch one
+//! cache line instead of two.
+//!
+//! # Parallelism and determinism
+//!
+//! Seeding and each distance layer run in parallel over chunks of the tier.
+//! Bytes are updated with compare-and-swap on the 64-bit word that holds
+//! them. All updates within a layer commute (a win can only shorten to
+//! `d + 1`, a counter only counts down, and a counter only reaches zero when
+//! no loss lies below), so the result is byte-for-byte the same for any
+//! number of threads.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::game::{Expansion, TieredRetrograde};
+use crate::packed::PackedValue;
+use crate::progress::Progress;
+use crate::value::{Plies, Value};
+
+/// Positions handed to one task at a time; a multiple of 8 so that no two
+/// tasks write the same word while seeding.
+const CHUNK: u64 = 1 << 15;
+
+/// Why a solve stopped without a result.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// [`Progress::should_stop`] asked the solve to stop.
+    #[error("solve interrupted")]
+    Interrupted,
+    /// A distance too long for the one-byte working encoding.
+    #[error(
+        "a distance of {plies} plies does not fit in one byte per position (at most {limit} with {counters} counter codes)"
+    )]
+    DistanceOverflow {
+        /// The distance that did not fit.
+        plies: u16,
+        /// The longest distance that fits.
+        limit: u16,
+        /// How many codes the counters take.
+        counters: u16,
+    },
+}
+
+/// The solved values of every position, one byte each.
+#[derive(Debug)]
+pub struct Solution {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl Solution {
+    /// The number of positions.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The packed value of position `idx`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `idx >= self.len()`.
+    #[inline]
+    pub fn get(&self, idx: u64) -> PackedValue {
+        assert!(idx < self.len, "position index out of range");
+        PackedValue::from_byte(byte_of(self.words[(idx / 8) as usize], idx))
+    }
+
+    /// The values as bytes in index order, in pieces of at most `piece` bytes.
+    pub fn for_each_piece<E>(
+        &self,
+        piece: usize,
+        mut f: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut buffer = Vec::with_capacity(piece.max(8));
+        let mut remaining = self.len as usize;
+        for word in &self.words {
+            let bytes = word.to_le_bytes();
+            let take = remaining.min(8);
+            buffer.extend_from_slice(&bytes[..take]);
+            remaining -= take;
+            if buffer.len() + 8 > buffer.capacity() {
+                f(&buffer)?;
+                buffer.clear();
+            }
+        }
+        if !buffer.is_empty() {
+            f(&buffer)?;
+        }
+        Ok(())
+    }
+}
+
+/// Solves every position of `game`.
+///
+/// # Errors
+///
+/// [`SolveError::Interrupted`] if `progress` asked to stop, and
+/// [`SolveError::DistanceOverflow`] if some distance is too long for one byte.
+pub fn solve<G: TieredRetrograde>(
+    game: &G,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    let len = game.position_count();
+    let codes = Codes::new(game.max_in_tier_moves());
+    let bytes = Bytes::zeroed(len);
+    progress.start("solve", 2 * len);
+    for tier in game.tiers() {
+        let solver = TierSolver {
+            game,
+            bytes: &bytes,
+            codes,
+            tier,
+            max_plies: AtomicU16::new(0),
+        };
+        solver.seed(progress)?;
+        solver.propagate(progress)?;
+        solver.finish(progress);
+    }
+    let words = bytes.words.into_iter().map(AtomicU64::into_inner).collect();
+    Ok(Solution { words, len })
+}
+
+/// The working encoding of a byte during a solve.
+///
+/// Final values use the [`PackedValue`] codes; counters use the `counters`
+/// highest codes, counter `c` being `256 - c`, so counting down is adding
+/// one. Values whose code would reach the counter codes do not fit.
+#[derive(Copy, Clone, Debug)]
+struct Codes {
+    first_counter: u8,
+}
+
+impl Codes {
+    fn new(max_in_tier_moves: u8) -> Codes {
+        // One extra count blocks positions with a drawn earlier child from
+        // ever becoming losses.
+        let counters = u16::from(max_in_tier_moves) + 1;
+        assert!(
+            counters < 128,
+            "too many moves per position for one-byte counters"
+        );
+        Codes {
+            first_counter: (256 - counters) as u8,
+        }
+    }
+
+    fn counters(self) -> u16 {
+        256 - u16::from(self.first_counter)
+    }
+
+    fn limit(self) -> u16 {
+        // Win d is 2d + 1 and loss d is 2d + 2; both must stay below the counters.
+        (u16::from(self.first_counter) - 3) / 2
+    }
+
+    fn is_counter(self, code: u8) -> bool {
+        code >= self.first_counter
+    }
+
+    fn counter(self, count: u8) -> u8 {
+        debug_assert!(count >= 1 && u16::from(count) <= self.counters());
+        (256 - u16::from(count)) as u8
+    }
+
+    fn value(self, value: Value) -> Result<u8, SolveError> {
+        let plies = value.plies().unwrap_or_default().0;
+        if plies > self.limit() {
+            return Err(SolveError::DistanceOverflow {
+                plies,
+                limit: self.limit(),
+                counters: self.counters(),
+            });
+        }
+        Ok(PackedValue::pack(value)
+            .expect("limit is below the packing limit")
+            .to_byte())
+    }
+}
+
+fn byte_of(word: u64, idx: u64) -> u8 {
+    (word >> (8 * (idx % 8))) as u8
+}
+
+/// One byte per position, in words that threads update with compare-and-swap.
+struct Bytes {
+    words: Vec<AtomicU64>,
+}
+
+impl Bytes {
+    fn zeroed(len: u64) -> Bytes {
+        Bytes {
+            words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn load(&self, idx: u64) -> u8 {
+        byte_of(self.words[(idx / 8) as usize].load(Relaxed), idx)
+    }
+
+    /// Replaces the byte by `f(byte)` until `f` returns `None` or the swap
+    /// succeeds. Returns the byte that was replaced.
+    #[inline]
+    fn update(&self, idx: u64, mut f: impl FnMut(u8) -> Option<u8>) -> Option<u8> {
+        let word = &self.words[(idx / 8) as usize];
+        let shift = 8 * (idx % 8);
+        let mut current = word.load(Relaxed);
+        loop {
+            let old = (current >> shift) as u8;
+            let new = f(old)?;
+            let replaced = (current & !(0xff << shift)) | (u64::from(new) << shift);
+            match word.compare_exchange_weak(current, replaced, Relaxed, Relaxed) {
+                Ok(_) => return Some(old),
+                Err(actual) => current = actual,
+            }
+        }
+    }
+}
+
+/// What a position's children in earlier tiers say about it.
+#[derive(Default)]
+struct EarlierChildren {
+    any: bool,
+    shortest_loss: Option<u16>,
+    longest_win: Option<u16>,
+    any_draw: bool,
+}
+
+impl EarlierChildren {
+    fn record(&mut self, code: u8) {
+        self.any = true;
+        match PackedValue::from_byte(code).unpack() {
+            Value::Loss(Plies(d)) => {
+                self.shortest_loss = Some(self.shortest_loss.map_or(d, |s| s.min(d)))
+            }
+            Value::Win(Plies(d)) => {
+                self.longest_win = Some(self.longest_win.map_or(d, |l| l.max(d)))
+            }
+            Value::Draw => self.any_draw = true,
+        }
+    }
+}
+
+struct TierSolver<'a, G> {
+    game: &'a G,
+    bytes: &'a Bytes,
+    codes: Codes,
+    tier: Range<u64>,
+    /// The longest distance given to any position of the tier so far,
+    /// including one too long to encode (which stops the solve).
+    max_plies: AtomicU16,
+}
+
+impl<G: TieredRetrograde> TierSolver<'_, G> {
+    fn chunks(&self) -> Vec<Range<u64>> {
+        let Range { start, end } = self.tier;
+        let mut bounds = vec![start];
+        let mut next = (start / CHUNK + 1) * CHUNK;
+        while next < end {
+            bounds.push(next);
+            next += CHUNK;
+        }
+        bounds.push(end);
+        bounds.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+
+    /// The code of a decided `value`, remembering its distance.
+    fn decide(&self, value: Value) -> Result<u8, SolveError> {
+        self.max_plies
+            .fetch_max(value.plies().unwrap_or_default().0, Relaxed);
+        self.codes.value(value)
+    }
+
+    fn earlier_children(&self, pos: &G::Position) -> (Expansion, EarlierChildren) {
+        let mut earlier = EarlierChildren::default();
+        let expansion = self.game.expand(pos, |child| {
+            debug_assert!(
+                !self.tier.contains(&child),
+                "expand reported an in-tier child"
+            );
+            earlier.record(self.bytes.load(child));
+        });
+        (expansion, earlier)
+    }
+
+    fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
+        self.chunks().into_par_iter().try_for_each(|chunk| {
+            if progress.should_stop() {
+                return Err(SolveError::Interrupted);
+            }
+            let mut word_idx = chunk.start / 8;
+            let mut word = 0u64;
+            for idx in chunk.clone() {
+                if idx / 8 != word_idx {
+                    self.bytes.words[word_idx as usize].fetch_or(word, Relaxed);
+                    word_idx = idx / 8;
+                    word = 0;
+                }
+                let code = self.seed_code(idx)?;
+                word |= u64::from(code) << (8 * (idx % 8));
+            }
+            self.bytes.words[word_idx as usize].fetch_or(word, Relaxed);
+            progress.advance(chunk.end - chunk.start);
+            Ok(())
+        })
+    }
+
+    fn seed_code(&self, idx: u64) -> Result<u8, SolveError> {
+        let pos = self.game.unindex(idx);
+        let (expansion, earlier) = self.earlier_children(&pos);
+        let in_tier = match expansion {
+            Expansion::Terminal(value) => return self.decide(value),
+            Expansion::Moves { in_tier } => in_tier,
+        };
+        if let Some(d) = earlier.shortest_loss {
+            // Provisional: an in-tier move may still win faster.
+            return self.decide(Value::Win(Plies(d + 1)));
+        }
+        let count = u16::from(in_tier) + u16::from(earlier.any_draw);
+        assert!(
+            u16::from(in_tier) <= self.codes.counters() - 1,
+            "game reported {in_tier} in-tier moves, above its own bound"
+        );
+        match (count, earlier.longest_win) {
+            (0, Some(d)) => self.decide(Value::Loss(Plies(d + 1))),
+            (0, None) => panic!("position {pos:?} is not terminal but has no moves"),
+            (count, _) => Ok(self.codes.counter(count as u8)),
+        }
+    }
+
+    fn propagate(&self, progress: &dyn Progress) -> Result<(), SolveError> {
+        let chunks = self.chunks();
+        let mut plies = 0u16;
+        while plies <= self.max_plies.load(Relaxed) {
+            let win = self.codes.value(Value::Win(Plies(plies)))?;
+            let loss = self.codes.value(Value::Loss(Plies(plies)))?;
+            chunks.par_iter().try_for_each(|chunk| {
+                if progress.should_stop() {
+                    return Err(SolveError::Interrupted);
+                }
+                let mut done = 0;
+                for_each_byte_equal(self.bytes, chunk.clone(), [win, loss], |idx, code| {
+                    done += 1;
+                    let pos = self.game.unindex(idx);
+                    if code == win {
+                        self.game
+                            .for_each_parent(&pos, |parent| self.refute_move(parent, plies));
+                    } else {
+                        self.game
+                            .for_each_parent(&pos, |parent| self.win_with(parent, plies + 1));
+                    }
+                });
+                progress.advance(done);
+                Ok(())
+            })?;
+            plies += 1;
+        }
+        Ok(())
+    }
+
+    /// `parent` has a move to a win (for the opponent) in `plies`.
+    ///
+    /// A distance too long to encode is remembered in `max_plies` and stored
+    /// as a draw; `propagate` stops with an error when it reaches that layer.
+    fn refute_move(&self, parent: u64, plies: u16) {
+        let codes = self.codes;
+        let mut loss = None;
+        self.bytes.update(parent, |code| {
+            if !codes.is_counter(code) {
+                None
+            } else if code == u8::MAX {
+                Some(*loss.get_or_insert_with(|| self.loss_code(parent, plies)))
+            } else {
+                Some(code + 1)
+            }
+        });
+    }
+
+    /// The code of `parent`, all of whose moves lose, the last in-tier one
+    /// found at distance `plies`.
+    fn loss_code(&self, parent: u64, plies: u16) -> u8 {
+        let (_, earlier) = self.earlier_children(&self.game.unindex(parent));
+        let longest = earlier.longest_win.map_or(plies, |d| d.max(plies));
+        self.decide(Value::Loss(Plies(longest + 1)))
+            .unwrap_or(PackedValue::DRAW.to_byte())
+    }
+
+    /// `parent` has a move to a loss (for the opponent), so wins in `plies`.
+    fn win_with(&self, parent: u64, plies: u16) {
+        let codes = self.codes;
+        let Ok(win) = codes.value(Value::Win(Plies(plies))) else {
+            self.max_plies.fetch_max(plies, Relaxed);
+            return;
+        };
+        let replaced = self.bytes.update(parent, |code| {
+            let improves = codes.is_counter(code) || (code % 2 == 1 && code > win);
+            improves.then_some(win)
+        });
+        if replaced.is_some() {
+            self.max_plies.fetch_max(plies, Relaxed);
+        }
+    }
+
+    fn finish(&self, progress: &dyn Progress) {
+        let first_counter = self.codes.first_counter;
+        let mut draws = 0;
+        for_each_byte_at_least(self.bytes, self.tier.clone(), first_counter, |idx| {
+            self.bytes
+                .update(idx, |_| Some(PackedValue::DRAW.to_byte()));
+            draws += 1;
+        });
+        progress.advance(draws);
+    }
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that is zero, and no other bit.
+#[inline]
+fn zero_bytes(word: u64) -> u64 {
+    !(((word & !HIGH_BITS) + !HIGH_BITS) | word | !HIGH_BITS)
+}
+
+/// Calls `f(idx, byte)` for each byte in `range` equal to one of `targets`.
+fn for_each_byte_equal(
+    bytes: &Bytes,
+    range: Range<u64>,
+    targets: [u8; 2],
+    mut f: impl FnMut(u64, u8),
+) {
+    let splats = targets.map(|t| u64::from(t) * LOW_BITS);
+    for_each_word(bytes, range, |first_idx, word, in_range| {
+        let mut hits = (zero_bytes(word ^ splats[0]) | zero_bytes(word ^ splats[1])) & in_range;
+        while hits != 0 {
+            let byte = hits.trailing_zeros() / 8;
+            f(first_idx + u64::from(byte), (word >> (8 * byte)) as u8);
+            hits &= hits - 1;
+        }
+    });
+}
+
+/// Calls `f(idx)` for each byte in `range` that is at least `floor` (≥ 128).
+fn for_each_byte_at_least(bytes: &Bytes, range: Range<u64>, floor: u8, mut f: impl FnMut(u64)) {
+    debug_assert!(floor >= 128);
+    let below = u64::from(floor - 128) * LOW_BITS;
+    for_each_word(bytes, range, |first_idx, word, in_range| {
+        // Bytes with the high bit set, then compare the low seven bits.
+        let low = word & !HIGH_BITS;
+        let at_least = ((low | HIGH_BITS) - below) & word & HIGH_BITS;
+        let mut hits = at_least & in_range;
+        while hits != 0 {
+            f(first_idx + u64::from(hits.trailing_zeros() / 8));
+            hits &= hits - 1;
+        }
+    });
+}
+
+/// Calls `f(index of the word's first byte, word, high bits of the bytes in range)`.
+#[inline]
+fn for_each_word(bytes: &Bytes, range: Range<u64>, mut f: impl FnMut(u64, u64, u64)) {
+    if range.is_empty() {
+        return;
+    }
+    for word_idx in range.start / 8..range.end.div_ceil(8) {
+        let first_idx = word_idx * 8;
+        let mut in_range = HIGH_BITS;
+        if first_idx < range.start {
+            in_range &= HIGH_BITS << (8 * (range.start - first_idx));
+        }
+        if first_idx + 8 > range.end {
+            in_range &= HIGH_BITS >> (8 * (first_idx + 8 - range.end));
+        }
+        f(
+            first_idx,
+            bytes.words[word_idx as usize].load(Relaxed),
+            in_range,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_scans_find_exactly_the_matching_bytes() {
+        let values: Vec<u8> = (0..200u32).map(|i| (i * 37 % 256) as u8).collect();
+        let bytes = Bytes::zeroed(values.len() as u64);
+        for (idx, &v) in values.iter().enumerate() {
+            bytes.update(idx as u64, |_| Some(v));
+        }
+        for range in [0..200, 3..197, 8..16, 5..6, 10..10] {
+            let mut found = Vec::new();
+            for_each_byte_equal(&bytes, range.clone(), [74, 255], |idx, code| {
+                found.push((idx, code))
+            });
+            let expected: Vec<_> = range
+                .clone()
+                .filter(|&i| [74, 255].contains(&values[i as usize]))
+                .map(|i| (i, values[i as usize]))
+                .collect();
+            assert_eq!(found, expected);
+            for floor in [128, 200, 243, 255] {
+                let mut found = Vec::new();
+                for_each_byte_at_least(&bytes, range.clone(), floor, |idx| found.push(idx));
+                let expected: Vec<_> = range
+                    .clone()
+                    .filter(|&i| values[i as usize] >= floor)
+                    .collect();
+                assert_eq!(found, expected, "floor {floor}");
+            }
+        }
+    }
+
+    #[test]
+    fn counters_sit_above_every_value_that_fits() {
+        let codes = Codes::new(12);
+        assert_eq!(codes.counters(), 13);
+        let largest = codes.value(Value::Loss(Plies(codes.limit()))).unwrap();
+        assert!(!codes.is_counter(largest));
+        assert!(codes.is_counter(codes.counter(13)));
+        assert!(codes.value(Value::Win(Plies(codes.limit() + 1))).is_err());
+    }
+}

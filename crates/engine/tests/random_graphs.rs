@@ -1,0 +1,222 @@
+//! The retrograde solver against the naive one on random tiered graphs with
+//! cycles, draws and terminal positions of every kind.
+
+use std::ops::Range;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use solved_engine::{
+    DenseIndex, Expansion, Plies, Rules, Silent, TieredRetrograde, Value, audit, retrograde,
+    solve_naive,
+};
+
+/// A game given by its graph: `children[i]` lists the moves of position `i`.
+#[derive(Debug)]
+struct Graph {
+    tiers: Vec<Range<u64>>,
+    tier_of: Vec<usize>,
+    terminal: Vec<Option<Value>>,
+    children: Vec<Vec<u64>>,
+    parents: Vec<Vec<u64>>,
+    max_in_tier: u8,
+}
+
+impl Graph {
+    fn random(rng: &mut StdRng) -> Graph {
+        let tier_count = rng.random_range(1..5);
+        let mut tiers = Vec::new();
+        let mut start = 0;
+        for _ in 0..tier_count {
+            let len = rng.random_range(1..60);
+            tiers.push(start..start + len);
+            start += len;
+        }
+        let count = start as usize;
+        let tier_of: Vec<usize> = (0..count as u64)
+            .map(|i| tiers.iter().position(|t| t.contains(&i)).unwrap())
+            .collect();
+        let mut terminal = vec![None; count];
+        let mut children = vec![Vec::new(); count];
+        for idx in 0..count {
+            if rng.random_bool(0.15) {
+                terminal[idx] = Some(match rng.random_range(0..3) {
+                    0 => Value::Win(Plies(0)),
+                    1 => Value::Loss(Plies(0)),
+                    _ => Value::Draw,
+                });
+                continue;
+            }
+            let moves = rng.random_range(1..6);
+            let tier = &tiers[tier_of[idx]];
+            for _ in 0..moves {
+                // Mostly in-tier (cycles), sometimes into any earlier tier;
+                // repeated children exercise move multiplicity.
+                let child = if tier_of[idx] > 0 && rng.random_bool(0.3) {
+                    rng.random_range(0..tier.start)
+                } else {
+                    rng.random_range(tier.clone())
+                };
+                children[idx].push(child);
+            }
+        }
+        let mut parents = vec![Vec::new(); count];
+        let mut max_in_tier = 0;
+        for (idx, kids) in children.iter().enumerate() {
+            let in_tier = kids
+                .iter()
+                .filter(|&&c| tier_of[c as usize] == tier_of[idx])
+                .count();
+            max_in_tier = max_in_tier.max(in_tier as u8);
+            for &c in kids
+                .iter()
+                .filter(|&&c| tier_of[c as usize] == tier_of[idx])
+            {
+                parents[c as usize].push(idx as u64);
+            }
+        }
+        Graph {
+            tiers,
+            tier_of,
+            terminal,
+            children,
+            parents,
+            max_in_tier,
+        }
+    }
+}
+
+impl Rules for Graph {
+    type Position = u64;
+
+    fn terminal_value(&self, pos: &u64) -> Option<Value> {
+        self.terminal[*pos as usize]
+    }
+
+    fn for_each_child(&self, pos: &u64, f: impl FnMut(u64)) {
+        self.children[*pos as usize].iter().copied().for_each(f);
+    }
+}
+
+impl DenseIndex for Graph {
+    fn position_count(&self) -> u64 {
+        self.terminal.len() as u64
+    }
+
+    fn index(&self, pos: &u64) -> u64 {
+        *pos
+    }
+
+    fn unindex(&self, idx: u64) -> u64 {
+        idx
+    }
+}
+
+impl TieredRetrograde for Graph {
+    fn tiers(&self) -> Vec<Range<u64>> {
+        self.tiers.clone()
+    }
+
+    fn max_in_tier_moves(&self) -> u8 {
+        self.max_in_tier
+    }
+
+    fn expand(&self, pos: &u64, mut earlier_child: impl FnMut(u64)) -> Expansion {
+        let idx = *pos as usize;
+        if let Some(value) = self.terminal[idx] {
+            return Expansion::Terminal(value);
+        }
+        let mut in_tier = 0;
+        for &c in &self.children[idx] {
+            if self.tier_of[c as usize] == self.tier_of[idx] {
+                in_tier += 1;
+            } else {
+                earlier_child(c);
+            }
+        }
+        Expansion::Moves { in_tier }
+    }
+
+    fn for_each_parent(&self, pos: &u64, f: impl FnMut(u64)) {
+        self.parents[*pos as usize].iter().copied().for_each(f);
+    }
+}
+
+fn solve_with_threads(graph: &Graph, threads: usize) -> Vec<u8> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let solution = pool.install(|| retrograde::solve(graph, &Silent)).unwrap();
+    (0..solution.len())
+        .map(|i| solution.get(i).to_byte())
+        .collect()
+}
+
+#[test]
+fn retrograde_agrees_with_naive_on_random_graphs() {
+    let mut rng = StdRng::seed_from_u64(0x5eed);
+    let mut decisive = 0;
+    for case in 0..400 {
+        let graph = Graph::random(&mut rng);
+        let naive = solve_naive(&graph);
+        let solution = retrograde::solve(&graph, &Silent).unwrap();
+        for (idx, expected) in naive.iter().enumerate() {
+            let got = solution.get(idx as u64).unpack();
+            assert_eq!(got, *expected, "case {case}, position {idx}: {graph:?}");
+        }
+        let report = audit(&graph, |idx| solution.get(idx).unpack());
+        assert_eq!(report.disagreements, 0, "case {case}: {report:?}");
+        decisive += naive.iter().filter(|v| **v != Value::Draw).count();
+    }
+    assert!(decisive > 1000, "the random graphs should not be all draws");
+}
+
+#[test]
+fn solutions_are_identical_at_any_thread_count() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..50 {
+        let graph = Graph::random(&mut rng);
+        assert_eq!(solve_with_threads(&graph, 1), solve_with_threads(&graph, 4));
+    }
+}
+
+#[test]
+fn audit_catches_a_wrong_value() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let graph = Graph::random(&mut rng);
+    let solution = retrograde::solve(&graph, &Silent).unwrap();
+    let victim = (0..solution.len())
+        .find(|&i| solution.get(i).unpack() != Value::Draw)
+        .unwrap();
+    let report = audit(&graph, |idx| {
+        let value = solution.get(idx).unpack();
+        if idx == victim { -value } else { value }
+    });
+    assert!(report.disagreements >= 1);
+    assert!(report.examples.iter().any(|d| d.idx == victim));
+}
+
+#[test]
+fn a_chain_too_long_for_one_byte_is_refused() {
+    // A single tier: position i moves to i - 1, and 0 is a terminal loss.
+    let count = 300;
+    let graph = Graph {
+        tiers: vec![0..count],
+        tier_of: vec![0; count as usize],
+        terminal: (0..count)
+            .map(|i| (i == 0).then_some(Value::Loss(Plies(0))))
+            .collect(),
+        children: (0..count)
+            .map(|i| if i == 0 { vec![] } else { vec![i - 1] })
+            .collect(),
+        parents: (0..count)
+            .map(|i| if i + 1 < count { vec![i + 1] } else { vec![] })
+            .collect(),
+        max_in_tier: 1,
+    };
+    let error = retrograde::solve(&graph, &Silent).unwrap_err();
+    assert!(
+        matches!(error, retrograde::SolveError::DistanceOverflow { .. }),
+        "{error}"
+    );
+}

@@ -1,0 +1,159 @@
+//! Table files: round trips, and every way a file can be refused.
+
+use solved_engine::table::{self, Encoding, HEADER_LEN, TableKey};
+use solved_engine::{FormatError, PackedValue, Plies, Table, TableError, TableStore, Value};
+
+fn key(positions: u64) -> TableKey {
+    TableKey {
+        game: "test".into(),
+        variant: "normal".into(),
+        size: "3x3".into(),
+        encoding: Encoding::PackedValue,
+        positions,
+    }
+}
+
+fn sample_values() -> Vec<u8> {
+    [
+        Value::Win(Plies(3)),
+        Value::Loss(Plies(0)),
+        Value::Draw,
+        Value::Loss(Plies(38)),
+        Value::Win(Plies(0)),
+    ]
+    .iter()
+    .map(|&v| PackedValue::pack(v).unwrap().to_byte())
+    .collect()
+}
+
+fn write_sample(dir: &std::path::Path) -> std::path::PathBuf {
+    let store = TableStore::new(dir);
+    let values = sample_values();
+    store
+        .save(&key(values.len() as u64), |sink| sink(&values))
+        .unwrap()
+}
+
+fn invalid(result: Result<Table, TableError>) -> FormatError {
+    match result {
+        Err(TableError::Invalid { source, .. }) => source,
+        other => panic!("expected an invalid table, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_written_table_reads_back_with_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path());
+    let table = Table::open(&path, &key(5)).unwrap();
+    assert_eq!(table.probe(0), Value::Win(Plies(3)));
+    assert_eq!(table.probe(3), Value::Loss(Plies(38)));
+    let counts = table.header().counts;
+    assert_eq!((counts.wins, counts.losses, counts.draws), (2, 2, 1));
+    // SAFETY: the file is private to this test and not modified.
+    let mapped = unsafe { Table::open_mmap(&path, &key(5)) }.unwrap();
+    assert!((0..5).all(|i| mapped.probe(i) == table.probe(i)));
+}
+
+#[test]
+fn a_missing_table_is_a_miss_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(TableStore::new(dir.path()).open(&key(5)).unwrap().is_none());
+}
+
+#[test]
+fn every_corrupted_byte_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path());
+    let original = std::fs::read(&path).unwrap();
+    for i in 0..original.len() {
+        let mut bytes = original.clone();
+        bytes[i] ^= 0x10;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(
+            Table::open(&path, &key(5)).is_err(),
+            "flipping byte {i} went unnoticed"
+        );
+    }
+    let mut bytes = original.clone();
+    bytes[HEADER_LEN + 2] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        invalid(Table::open(&path, &key(5))),
+        FormatError::Checksum { .. }
+    ));
+}
+
+#[test]
+fn header_fields_must_match_what_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path());
+    let mut other_variant = key(5);
+    other_variant.variant = "misere".into();
+    let error = invalid(Table::open(&path, &other_variant));
+    assert_eq!(
+        error.to_string(),
+        r#"table is for variant "normal", not "misere""#
+    );
+    let mut other_size = key(5);
+    other_size.size = "4x4".into();
+    assert!(matches!(
+        invalid(Table::open(&path, &other_size)),
+        FormatError::Mismatch { field: "size", .. }
+    ));
+    assert!(matches!(
+        invalid(Table::open(&path, &key(6))),
+        FormatError::Mismatch {
+            field: "position count",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn truncated_and_foreign_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path());
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(matches!(
+        invalid(Table::open(&path, &key(5))),
+        FormatError::Length { .. }
+    ));
+    std::fs::write(&path, &bytes[..10]).unwrap();
+    assert!(matches!(
+        invalid(Table::open(&path, &key(5))),
+        FormatError::TooShort { len: 10 }
+    ));
+    std::fs::write(&path, vec![b'x'; 200]).unwrap();
+    assert!(matches!(
+        invalid(Table::open(&path, &key(5))),
+        FormatError::Magic
+    ));
+    let mut newer = bytes.clone();
+    newer[8] = 99;
+    std::fs::write(&path, &newer).unwrap();
+    assert!(matches!(
+        invalid(Table::open(&path, &key(5))),
+        FormatError::Version { found: 99, .. }
+    ));
+}
+
+#[test]
+fn a_short_payload_leaves_the_old_file_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_sample(dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let result = table::write(&path, &key(5), |sink| sink(&[0, 0]));
+    assert!(matches!(result, Err(TableError::Write { .. })));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file is left behind");
+}
+
+#[test]
+fn tables_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Table>();
+    assert_send_sync::<Table<memmap2::Mmap>>();
+}
