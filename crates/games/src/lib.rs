@@ -1,1 +1,29 @@
+//! The games `solved` knows, each implementing the engine's traits.
+//!
+//! # Brief overview
+//!
+//! Each game lives in its own module: its rules (`Position`, `Move`, move
+//! generation), its notation, its dense index, the glue to an engine solver,
+//! and its published claims with the code that checks them. Variants are
+//! parameters of one implementation. [`registry`] is the one list of games
+//! that the command line and the web server go through.
+//!
+//! # Examples
+//!
+//! ```
+//! use solved_games::dodgem::{Dodgem, Objective};
+//! let game = Dodgem::new(3, Objective::Normal)?;
+//! assert_eq!(game.start().to_string(), "B../B../.RR B");
+//! assert_eq!(game.positions().count(), 2_846);
+//! # Ok::<_, solved_games::dodgem::SizeError>(())
+//! ```
 
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+#![forbid(unsafe_code)]
+
+pub mod claims;
+pub mod dodgem;
+pub mod player;
+pub mod registry;
+pub mod tables;

@@ -1,0 +1,474 @@
+//! Dodgem on an n×n board (n = 2 to 5), normal and misère.
+//!
+//! Blue's n−1 cars start on the left column and move right, up or down; Red's
+//! start on the bottom row and move up, left or right. Cars leave only across
+//! their forward edge (Blue right, Red top). Blue moves first. Getting all
+//! your cars off wins; so does having no legal move on your turn. Misère
+//! reverses both.
+//!
+//! Squares are bits `rank * n + file` of a `u32`, so moves are shifts.
+
+mod claims;
+mod index;
+mod notation;
+mod solve;
+
+use std::fmt;
+
+use solved_engine::{Plies, Value};
+
+pub use self::claims::{RecordCheck, RecordMove, verify};
+pub use self::index::DodgemIndex;
+pub use self::notation::{ParseMoveError, ParsePositionError};
+pub use self::solve::Summary;
+
+/// A player.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+#[repr(u8)]
+pub enum Player {
+    /// Moves first, from the left column towards the right edge.
+    Blue = 0,
+    /// Moves second, from the bottom row towards the top edge.
+    Red = 1,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::Blue => Player::Red,
+            Player::Red => Player::Blue,
+        }
+    }
+
+    /// `Blue` or `Red`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Blue => "Blue",
+            Player::Red => "Red",
+        }
+    }
+}
+
+/// A value for each player.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+pub struct ByPlayer<T> {
+    /// Blue's.
+    pub blue: T,
+    /// Red's.
+    pub red: T,
+}
+
+impl<T> std::ops::Index<Player> for ByPlayer<T> {
+    type Output = T;
+
+    fn index(&self, player: Player) -> &T {
+        match player {
+            Player::Blue => &self.blue,
+            Player::Red => &self.red,
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<Player> for ByPlayer<T> {
+    fn index_mut(&mut self, player: Player) -> &mut T {
+        match player {
+            Player::Blue => &mut self.blue,
+            Player::Red => &mut self.red,
+        }
+    }
+}
+
+/// Whether reaching the goal wins or loses.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum Objective {
+    /// Getting all cars off, or being left without a move, wins.
+    Normal,
+    /// Getting all cars off, or being left without a move, loses.
+    Misere,
+}
+
+impl Objective {
+    /// `normal` or `misere`, as in table names.
+    pub fn id(self) -> &'static str {
+        match self {
+            Objective::Normal => "normal",
+            Objective::Misere => "misere",
+        }
+    }
+}
+
+/// The smallest board size.
+pub const MIN_SIZE: u8 = 2;
+/// The largest board size: 25 squares, 240,060,402 positions.
+pub const MAX_SIZE: u8 = 5;
+
+/// A square, by file and rank counted from 0 at `a1`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct Square {
+    file: u8,
+    rank: u8,
+}
+
+impl Square {
+    /// The square on `file` and `rank`, both counted from 0.
+    pub fn new(file: u8, rank: u8) -> Square {
+        Square { file, rank }
+    }
+
+    /// The file, from 0 for `a`.
+    pub fn file(self) -> u8 {
+        self.file
+    }
+
+    /// The rank, from 0 for `1`.
+    pub fn rank(self) -> u8 {
+        self.rank
+    }
+
+    fn from_bit(bit: u32, size: u8) -> Square {
+        Square {
+            file: (bit % u32::from(size)) as u8,
+            rank: (bit / u32::from(size)) as u8,
+        }
+    }
+
+    fn bit(self, size: u8) -> u32 {
+        1 << (u32::from(self.rank) * u32::from(size) + u32::from(self.file))
+    }
+}
+
+/// Where a move takes a car.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub enum Destination {
+    /// To an empty square.
+    Square(Square),
+    /// Off the board across the mover's forward edge.
+    Off,
+}
+
+/// A move: the car on `from` goes to `to`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct Move {
+    /// The car's square.
+    pub from: Square,
+    /// Where it goes.
+    pub to: Destination,
+}
+
+/// A position: where the cars are and whose turn it is.
+///
+/// Fields are private; positions come from [`Dodgem::start`], from parsing
+/// (see [`notation`](self)), or from playing moves, and are always legal
+/// placements: disjoint cars on the board, at most n−1 per side.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Position {
+    size: u8,
+    cars: ByPlayer<u32>,
+    turn: Player,
+}
+
+impl Position {
+    /// The board size n.
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// The squares of `player`'s cars on the board.
+    pub fn cars(&self, player: Player) -> impl Iterator<Item = Square> + use<> {
+        let size = self.size;
+        bits(self.cars[player]).map(move |bit| Square::from_bit(bit, size))
+    }
+
+    /// The player whose car is on `square`, if any.
+    pub fn car_on(&self, square: Square) -> Option<Player> {
+        let bit = square.bit(self.size);
+        [Player::Blue, Player::Red]
+            .into_iter()
+            .find(|&p| self.cars[p] & bit != 0)
+    }
+
+    /// The same cars with the other side to move.
+    pub fn with_turn(self, turn: Player) -> Position {
+        Position { turn, ..self }
+    }
+
+    /// The reflection in the diagonal through `a1`, which turns Blue's cars
+    /// into Red's and back, with the side to move swapped too.
+    pub fn mirrored(&self) -> Position {
+        let transpose = |mask: u32| {
+            bits(mask).fold(0, |acc, bit| {
+                let square = Square::from_bit(bit, self.size);
+                acc | Square::new(square.rank, square.file).bit(self.size)
+            })
+        };
+        Position {
+            size: self.size,
+            cars: ByPlayer {
+                blue: transpose(self.cars.red),
+                red: transpose(self.cars.blue),
+            },
+            turn: self.turn.other(),
+        }
+    }
+}
+
+fn bits(mut mask: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros();
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+/// Why a board size is refused.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("board size must be {MIN_SIZE} to {MAX_SIZE}, not {0}")]
+pub struct SizeError(pub u32);
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("{m} is not legal in {position}: {reason}")]
+pub struct PlayError {
+    /// The move.
+    pub m: String,
+    /// The position it was tried in, in notation.
+    pub position: String,
+    /// Why not.
+    pub reason: &'static str,
+}
+
+/// The game on one board size with one objective.
+#[derive(Clone, Debug)]
+pub struct Dodgem {
+    size: u8,
+    objective: Objective,
+    board: u32,
+    first_file: u32,
+    last_file: u32,
+    bottom_rank: u32,
+    top_rank: u32,
+    index: DodgemIndex,
+}
+
+/// Destinations of a side's on-board moves, by direction, as masks of the
+/// target squares.
+struct Steps {
+    targets: [u32; 3],
+    exits: u32,
+}
+
+impl Dodgem {
+    /// Dodgem on a `size`×`size` board.
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError`] unless `size` is 2 to 5.
+    pub fn new(size: u32, objective: Objective) -> Result<Dodgem, SizeError> {
+        if !(u32::from(MIN_SIZE)..=u32::from(MAX_SIZE)).contains(&size) {
+            return Err(SizeError(size));
+        }
+        let n = size;
+        let board = (1u32 << (n * n)) - 1;
+        let first_file = (0..n).fold(0, |m, r| m | 1 << (r * n));
+        Ok(Dodgem {
+            size: size as u8,
+            objective,
+            board,
+            first_file,
+            last_file: first_file << (n - 1),
+            bottom_rank: (1 << n) - 1,
+            top_rank: ((1 << n) - 1) << (n * (n - 1)),
+            index: DodgemIndex::new(size as u8),
+        })
+    }
+
+    /// The board size n.
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// Normal or misère.
+    pub fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    /// The dense index of this board's positions.
+    pub fn positions(&self) -> &DodgemIndex {
+        &self.index
+    }
+
+    /// The starting position: Blue on `a2…an`, Red on `b1…n1`, Blue to move.
+    pub fn start(&self) -> Position {
+        Position {
+            size: self.size,
+            cars: ByPlayer {
+                blue: self.first_file & !self.bottom_rank,
+                red: self.bottom_rank & !self.first_file,
+            },
+            turn: Player::Blue,
+        }
+    }
+
+    /// Checks that `pos` is on this game's board.
+    ///
+    /// # Errors
+    ///
+    /// [`SizeError`] with the position's size if it differs.
+    pub fn check(&self, pos: &Position) -> Result<(), SizeError> {
+        if pos.size == self.size {
+            Ok(())
+        } else {
+            Err(SizeError(pos.size.into()))
+        }
+    }
+
+    fn steps(&self, pos: &Position, player: Player) -> Steps {
+        let n = u32::from(self.size);
+        let cars = pos.cars[player];
+        let empty = self.board & !(pos.cars.blue | pos.cars.red);
+        let right = ((cars & !self.last_file) << 1) & empty;
+        let up = (cars << n) & empty;
+        match player {
+            Player::Blue => Steps {
+                targets: [right, up, (cars >> n) & empty],
+                exits: cars & self.last_file,
+            },
+            Player::Red => Steps {
+                targets: [up, ((cars & !self.first_file) >> 1) & empty, right],
+                exits: cars & self.top_rank,
+            },
+        }
+    }
+
+    /// The number of legal moves on the board (not counting cars leaving).
+    fn on_board_moves(&self, pos: &Position) -> u32 {
+        self.steps(pos, pos.turn)
+            .targets
+            .iter()
+            .map(|t| t.count_ones())
+            .sum()
+    }
+
+    /// The game's value at `pos` if it is over: the mover's opponent just got
+    /// its last car off, or the mover has no legal move.
+    pub fn outcome(&self, pos: &Position) -> Option<Value> {
+        let goal_reached = match self.objective {
+            Objective::Normal => Value::Loss(Plies(0)),
+            Objective::Misere => Value::Win(Plies(0)),
+        };
+        if pos.cars[pos.turn.other()] == 0 {
+            return Some(goal_reached);
+        }
+        let steps = self.steps(pos, pos.turn);
+        let stuck = steps.exits == 0 && steps.targets.iter().all(|&t| t == 0);
+        stuck.then_some(-goal_reached)
+    }
+
+    /// The legal moves at `pos`, in a fixed order; none once the game is over.
+    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.outcome(pos).is_some() {
+            return Vec::new();
+        }
+        let n = u32::from(self.size);
+        let steps = self.steps(pos, pos.turn);
+        // The square each direction's target came from.
+        let sources: [fn(u32, u32) -> u32; 3] = match pos.turn {
+            Player::Blue => [|t, _| t - 1, |t, n| t - n, |t, n| t + n],
+            Player::Red => [|t, n| t - n, |t, _| t + 1, |t, _| t - 1],
+        };
+        let mut moves = Vec::new();
+        for (targets, source) in steps.targets.into_iter().zip(sources) {
+            for target in bits(targets) {
+                let from = Square::from_bit(source(target, n), self.size);
+                moves.push(Move {
+                    from,
+                    to: Destination::Square(Square::from_bit(target, self.size)),
+                });
+            }
+        }
+        for exit in bits(steps.exits) {
+            moves.push(Move {
+                from: Square::from_bit(exit, self.size),
+                to: Destination::Off,
+            });
+        }
+        moves.sort();
+        moves
+    }
+
+    /// Plays `m`, which must be legal at `pos`.
+    ///
+    /// # Panics
+    ///
+    /// May panic or give a meaningless position if `m` is not legal.
+    pub fn play_unchecked(&self, pos: &Position, m: Move) -> Position {
+        let mut child = *pos;
+        let cars = &mut child.cars[pos.turn];
+        *cars &= !m.from.bit(self.size);
+        if let Destination::Square(to) = m.to {
+            *cars |= to.bit(self.size);
+        }
+        child.turn = pos.turn.other();
+        child
+    }
+
+    /// Plays `m` at `pos` if it is legal.
+    ///
+    /// # Errors
+    ///
+    /// [`PlayError`] saying why the move is not legal.
+    pub fn play(&self, pos: &Position, m: Move) -> Result<Position, PlayError> {
+        if self.legal_moves(pos).contains(&m) {
+            return Ok(self.play_unchecked(pos, m));
+        }
+        let error = |reason| PlayError {
+            m: m.to_string(),
+            position: pos.to_string(),
+            reason,
+        };
+        if self.outcome(pos).is_some() {
+            return Err(error("the game is over"));
+        }
+        let on_board = |s: Square| s.file < self.size && s.rank < self.size;
+        if !on_board(m.from) {
+            return Err(error("that square is not on the board"));
+        }
+        match pos.car_on(m.from) {
+            None => return Err(error("there is no car on that square")),
+            Some(p) if p != pos.turn => {
+                return Err(error("that car belongs to the side not on move"));
+            }
+            Some(_) => {}
+        }
+        Err(error(match m.to {
+            Destination::Off => match pos.turn {
+                Player::Blue => "Blue cars leave only from the rightmost file",
+                Player::Red => "Red cars leave only from the top rank",
+            },
+            Destination::Square(to) if on_board(to) && pos.car_on(to).is_some() => {
+                "the target square is occupied"
+            }
+            Destination::Square(_) => match pos.turn {
+                Player::Blue => "Blue cars move one square right, up or down",
+                Player::Red => "Red cars move one square up, left or right",
+            },
+        }))
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,303 @@
+use std::collections::HashMap;
+
+use solved_engine::{
+    DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive,
+};
+
+use super::*;
+
+fn game(size: u32, objective: Objective) -> Dodgem {
+    Dodgem::new(size, objective).unwrap()
+}
+
+fn all_games() -> Vec<Dodgem> {
+    [2, 3, 4]
+        .into_iter()
+        .flat_map(|n| [Objective::Normal, Objective::Misere].map(|o| game(n, o)))
+        .collect()
+}
+
+fn solved(game: &Dodgem) -> Vec<Value> {
+    let solution = retrograde::solve(game, &Silent).unwrap();
+    (0..solution.len())
+        .map(|idx| solution.get(idx).unpack())
+        .collect()
+}
+
+#[test]
+fn position_counts_match_the_spec() {
+    assert_eq!(game(3, Objective::Normal).positions().count(), 2_846);
+    assert_eq!(game(4, Objective::Normal).positions().count(), 555_986);
+    assert_eq!(game(5, Objective::Normal).positions().count(), 240_060_402);
+}
+
+#[test]
+fn starting_positions_are_written_as_in_the_spec() {
+    assert_eq!(
+        game(3, Objective::Normal).start().to_string(),
+        "B../B../.RR B"
+    );
+    assert_eq!(
+        game(4, Objective::Normal).start().to_string(),
+        "B.../B.../B.../.RRR B"
+    );
+}
+
+#[test]
+fn index_and_notation_round_trip_on_every_small_position() {
+    for game in all_games() {
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            assert_eq!(game.index(&pos), idx);
+            let text = pos.to_string();
+            assert_eq!(text.parse::<Position>().unwrap(), pos, "{text}");
+        }
+    }
+}
+
+#[test]
+fn index_round_trips_on_sampled_5x5_positions_and_tier_edges() {
+    let game = game(5, Objective::Normal);
+    let mut samples: Vec<u64> = (0..200_000u64)
+        .map(|i| i * 1_200_301 % game.position_count())
+        .collect();
+    for tier in game.tiers() {
+        samples.extend([tier.start, tier.start + 1, tier.end - 2, tier.end - 1]);
+    }
+    for idx in samples {
+        assert_eq!(game.index(&game.unindex(idx)), idx);
+    }
+}
+
+#[test]
+fn moves_round_trip_through_notation() {
+    for text in ["a3-b3", "c2-off", "e5-e4"] {
+        assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+    }
+    for bad in [
+        "", "a3", "a3-", "a3-b", "A3-b3", "a0-a1", "a3_b3", "a3-offf",
+    ] {
+        assert!(bad.parse::<Move>().is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn malformed_positions_are_refused_with_a_reason() {
+    let cases = [
+        ("B../B../.RR", "expected the ranks"),
+        ("B../B../.RR X", "side to move must be B or R"),
+        ("B../B.. B", "2 ranks"),
+        ("./././././. B", "6 ranks"),
+        ("B../B.../.RR B", "rank 2 has 4 squares"),
+        ("B../Bx./.RR B", "unexpected 'x'"),
+        ("BB./B../.RR B", "Blue has 3 cars"),
+        ("B/B B", "2 ranks"),
+    ];
+    for (text, reason) in cases {
+        let error = text.parse::<Position>().unwrap_err().to_string();
+        assert!(error.contains(reason), "{text:?}: {error}");
+    }
+}
+
+#[test]
+fn illegal_moves_are_refused_with_a_reason() {
+    let game = game(3, Objective::Normal);
+    let start = game.start();
+    let cases = [
+        ("b2-b3", "no car"),
+        ("b1-b2", "side not on move"),
+        ("a2-a3", "occupied"),
+        ("a2-b3", "right, up or down"),
+        ("a3-off", "rightmost file"),
+        ("d1-d2", "not on the board"),
+    ];
+    for (m, reason) in cases {
+        let error = game.play(&start, m.parse().unwrap()).unwrap_err();
+        assert!(error.to_string().contains(reason), "{m}: {error}");
+    }
+    assert!(game.play(&start, "a3-b3".parse().unwrap()).is_ok());
+}
+
+#[test]
+fn expand_counts_every_move_once() {
+    for game in all_games() {
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            let mut earlier = Vec::new();
+            let expansion = game.expand(&pos, |child| earlier.push(child));
+            let moves = game.legal_moves(&pos);
+            match expansion {
+                Expansion::Terminal(value) => {
+                    assert_eq!(Some(value), game.outcome(&pos));
+                    assert!(moves.is_empty() && earlier.is_empty());
+                }
+                Expansion::Moves { in_tier } => {
+                    let off = moves.iter().filter(|m| m.to == Destination::Off).count();
+                    assert_eq!(usize::from(in_tier) + off, moves.len(), "{pos}");
+                    assert_eq!(earlier.len(), off);
+                    assert!(earlier.iter().all(|&child| child < idx));
+                    assert!(in_tier <= game.max_in_tier_moves());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parents_are_exactly_the_in_tier_predecessors() {
+    for game in all_games() {
+        let tier_of = |idx: u64| game.tiers().iter().position(|t| t.contains(&idx)).unwrap();
+        let mut forward: HashMap<u64, Vec<u64>> = HashMap::new();
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            for m in game.legal_moves(&pos) {
+                let child = game.index(&game.play_unchecked(&pos, m));
+                if tier_of(child) == tier_of(idx) {
+                    forward.entry(child).or_default().push(idx);
+                }
+            }
+        }
+        for idx in 0..game.position_count() {
+            let mut parents = Vec::new();
+            game.for_each_parent(&game.unindex(idx), |p| parents.push(p));
+            parents.sort();
+            let mut expected = forward.remove(&idx).unwrap_or_default();
+            expected.sort();
+            assert_eq!(parents, expected, "{}", game.unindex(idx));
+        }
+    }
+}
+
+#[test]
+fn retrograde_agrees_with_the_naive_solver_on_every_position() {
+    for game in all_games() {
+        let fast = solved(&game);
+        let naive = solve_naive(&game);
+        for idx in 0..game.position_count() {
+            assert_eq!(
+                fast[idx as usize],
+                naive[idx as usize],
+                "{} {:?}",
+                game.unindex(idx),
+                game.objective()
+            );
+        }
+    }
+}
+
+#[test]
+fn solutions_obey_the_minimax_equation() {
+    for game in all_games() {
+        let values = solved(&game);
+        let report = audit(&game, |idx| values[idx as usize]);
+        assert_eq!(report.checked, game.position_count());
+        assert_eq!(report.disagreements, 0, "{report:?}");
+    }
+}
+
+#[test]
+fn wins_have_a_losing_child_one_shorter_and_losses_only_winning_children() {
+    for game in all_games() {
+        let values = solved(&game);
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            let children: Vec<Value> = game
+                .legal_moves(&pos)
+                .into_iter()
+                .map(|m| values[game.index(&game.play_unchecked(&pos, m)) as usize])
+                .collect();
+            match values[idx as usize] {
+                Value::Win(Plies(0)) | Value::Loss(Plies(0)) => {
+                    assert!(game.outcome(&pos).is_some())
+                }
+                Value::Win(Plies(d)) => {
+                    assert!(children.contains(&Value::Loss(Plies(d - 1))));
+                    assert!(
+                        children
+                            .iter()
+                            .all(|c| !matches!(c, Value::Loss(Plies(e)) if *e < d - 1))
+                    );
+                }
+                Value::Loss(Plies(d)) => {
+                    assert!(children.iter().all(|c| matches!(c, Value::Win(_))));
+                    assert!(children.contains(&Value::Win(Plies(d - 1))));
+                    assert!(children.iter().all(|c| c.plies().unwrap().0 < d));
+                }
+                Value::Draw => {
+                    assert!(children.contains(&Value::Draw));
+                    assert!(children.iter().all(|c| !matches!(c, Value::Loss(_))));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mirroring_preserves_value_and_distance() {
+    for game in all_games() {
+        let values = solved(&game);
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            assert_eq!(pos.mirrored().mirrored(), pos);
+            assert_eq!(
+                values[game.index(&pos.mirrored()) as usize],
+                values[idx as usize],
+                "{pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn solves_are_identical_at_any_thread_count() {
+    let game = game(4, Objective::Normal);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(pool.install(|| solved(&game)), solved(&game));
+}
+
+/// Plays the perfect player as Blue against every sequence of Red replies
+/// and returns the length of the longest game, in plies.
+fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u16 {
+    if let Some(outcome) = game.outcome(&pos) {
+        let blue_won = match pos.turn() {
+            Player::Blue => matches!(outcome, Value::Win(_)),
+            Player::Red => matches!(outcome, Value::Loss(_)),
+        };
+        assert!(blue_won, "Blue lost at {pos}");
+        return 0;
+    }
+    let child_value =
+        |m: Move| Value::of_move_into(values[game.index(&game.play_unchecked(&pos, m)) as usize]);
+    let replies: Vec<Move> = match pos.turn() {
+        Player::Blue => {
+            let mut moves: Vec<(Move, Value)> = game
+                .legal_moves(&pos)
+                .into_iter()
+                .map(|m| (m, child_value(m)))
+                .collect();
+            moves.sort_by(|a, b| b.1.cmp(&a.1));
+            let ranked: Vec<Value> = moves.iter().map(|m| m.1).collect();
+            vec![moves[crate::player::choose(&ranked, &mut rand::rng()).unwrap()].0]
+        }
+        Player::Red => game.legal_moves(&pos),
+    };
+    replies
+        .into_iter()
+        .map(|m| 1 + blue_beats_every_defence(game, values, game.play_unchecked(&pos, m)))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn the_perfect_player_as_blue_beats_every_red_defence_on_3x3() {
+    let game = game(3, Objective::Normal);
+    let values = solved(&game);
+    assert_eq!(
+        blue_beats_every_defence(&game, &values, game.start()),
+        19,
+        "the best defence lasts the start's distance"
+    );
+}
