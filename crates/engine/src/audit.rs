@@ -51,34 +51,24 @@ pub fn audit<G: DenseIndex>(game: &G, stored: impl Fn(u64) -> Value + Sync) -> A
                 if implied != stored {
                     report.disagreements += 1;
                     if report.examples.len() < EXAMPLES {
-                        report.examples.push(Disagreement {
-                            idx,
-                            stored,
-                            implied,
-                        });
+                        report.examples.push(Disagreement { idx, stored, implied });
                     }
                 }
             }
             report
         })
         .collect();
-    reports
-        .into_iter()
-        .fold(AuditReport::default(), |mut all, part| {
-            all.checked += part.checked;
-            all.disagreements += part.disagreements;
-            all.examples.extend(part.examples);
-            all.examples.truncate(EXAMPLES);
-            all
-        })
+    reports.into_iter().fold(AuditReport::default(), |mut all, part| {
+        all.checked += part.checked;
+        all.disagreements += part.disagreements;
+        all.examples.extend(part.examples);
+        all.examples.truncate(EXAMPLES);
+        all
+    })
 }
 
 /// The value the minimax equation gives `pos` from its children's values.
-pub fn implied_value<G: DenseIndex>(
-    game: &G,
-    pos: &G::Position,
-    stored: impl Fn(u64) -> Value,
-) -> Value {
+pub fn implied_value<G: DenseIndex>(game: &G, pos: &G::Position, stored: impl Fn(u64) -> Value) -> Value {
     if let Some(value) = game.terminal_value(pos) {
         return value;
     }

@@ -66,6 +66,14 @@ pub trait TieredRetrograde: DenseIndex {
     /// position's tier or leads into a tier listed earlier.
     fn tiers(&self) -> Vec<Range<u64>>;
 
+    /// The position with index `idx`, which lies in `tiers()[tier]`.
+    ///
+    /// The solver always knows the tier, so a game can skip finding it.
+    fn unindex_in_tier(&self, tier: usize, idx: u64) -> Self::Position {
+        let _ = tier;
+        self.unindex(idx)
+    }
+
     /// An upper bound on [`Expansion::Moves::in_tier`] over all positions.
     fn max_in_tier_moves(&self) -> u8;
 

@@ -39,14 +39,11 @@ const BINOMIALS: [[u64; 65]; 65] = {
 /// assert_eq!(binomial(25, 4), 12_650);
 /// assert_eq!(binomial(3, 5), 0);
 /// ```
+#[inline]
 #[track_caller]
 pub const fn binomial(n: u32, k: u32) -> u64 {
     assert!(n <= MAX_UNIVERSE, "binomial: n exceeds 64");
-    if k > n {
-        0
-    } else {
-        BINOMIALS[n as usize][k as usize]
-    }
+    if k > n { 0 } else { BINOMIALS[n as usize][k as usize] }
 }
 
 /// Ranks and unranks the `k`-element subsets of `0..n`.
@@ -73,10 +70,7 @@ impl Subsets {
     /// Panics if `n > 64` or `k > n`.
     #[track_caller]
     pub fn new(n: u32, k: u32) -> Subsets {
-        assert!(
-            n <= MAX_UNIVERSE && k <= n,
-            "Subsets::new: need k <= n <= 64"
-        );
+        assert!(n <= MAX_UNIVERSE && k <= n, "Subsets::new: need k <= n <= 64");
         let chunks = n.div_ceil(8);
         let mut byte_ranks = vec![0; (chunks * (k + 1) * 256) as usize];
         for chunk in 0..chunks {
@@ -94,12 +88,7 @@ impl Subsets {
                 }
             }
         }
-        Subsets {
-            n,
-            k,
-            count: binomial(n, k),
-            byte_ranks,
-        }
+        Subsets { n, k, count: binomial(n, k), byte_ranks }
     }
 
     /// The number of subsets, `C(n, k)`.
@@ -123,21 +112,16 @@ impl Subsets {
     #[inline]
     pub fn rank(&self, mask: u64) -> u64 {
         debug_assert_eq!(mask.count_ones(), self.k, "rank: wrong subset size");
-        debug_assert!(
-            self.n == 64 || mask >> self.n == 0,
-            "rank: element out of range"
-        );
+        debug_assert!(self.n == 64 || mask >> self.n == 0, "rank: element out of range");
         let stride = self.k as usize + 1;
         let mut rank = 0;
         let mut below = 0usize;
-        let mut rest = mask;
-        let mut chunk = 0usize;
-        while rest != 0 {
-            let byte = (rest & 0xff) as usize;
-            rank += self.byte_ranks[(chunk * stride + below) * 256 + byte];
+        // A fixed number of steps: a loop that stopped at the highest set
+        // bit would mispredict its exit on every call.
+        for chunk in 0..self.n.div_ceil(8) as usize {
+            let byte = ((mask >> (8 * chunk)) & 0xff) as usize;
+            rank += self.byte_ranks[(chunk * stride + below.min(stride - 1)) * 256 + byte];
             below += byte.count_ones() as usize;
-            rest >>= 8;
-            chunk += 1;
         }
         rank
     }
@@ -163,11 +147,7 @@ impl Subsets {
     /// Every subset, in rank order.
     pub fn iter(&self) -> impl Iterator<Item = u64> + use<> {
         let n = self.n;
-        let first = if self.k == 0 {
-            0
-        } else {
-            u64::MAX >> (64 - self.k)
-        };
+        let first = if self.k == 0 { 0 } else { u64::MAX >> (64 - self.k) };
         let mut next = Some(first);
         std::iter::from_fn(move || {
             let current = next?;
@@ -189,10 +169,7 @@ fn next_colex(mask: u64) -> Option<u64> {
 
 impl fmt::Debug for Subsets {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Subsets")
-            .field("n", &self.n)
-            .field("k", &self.k)
-            .finish()
+        f.debug_struct("Subsets").field("n", &self.n).field("k", &self.k).finish()
     }
 }
 

@@ -20,20 +20,14 @@ pub fn solve_naive<G: DenseIndex>(game: &G) -> Vec<Value> {
         let pos = game.unindex(idx as u64);
         known[idx] = game.terminal_value(&pos);
         if known[idx].is_none() {
-            game.for_each_child(&pos, |child| {
-                children[idx].push(game.index(&child) as usize)
-            });
+            game.for_each_child(&pos, |child| children[idx].push(game.index(&child) as usize));
         }
     }
     loop {
-        let next: Vec<Option<Value>> = (0..count)
-            .map(|idx| known[idx].or_else(|| one_round(&children[idx], &known)))
-            .collect();
+        let next: Vec<Option<Value>> =
+            (0..count).map(|idx| known[idx].or_else(|| one_round(&children[idx], &known))).collect();
         if next == known {
-            return known
-                .into_iter()
-                .map(|v| v.unwrap_or(Value::Draw))
-                .collect();
+            return known.into_iter().map(|v| v.unwrap_or(Value::Draw)).collect();
         }
         known = next;
     }

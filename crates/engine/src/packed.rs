@@ -78,10 +78,7 @@ mod tests {
     fn every_byte_round_trips() {
         for byte in 0..=u8::MAX {
             let value = PackedValue::from_byte(byte).unpack();
-            assert_eq!(
-                PackedValue::pack(value).map(PackedValue::to_byte),
-                Some(byte)
-            );
+            assert_eq!(PackedValue::pack(value).map(PackedValue::to_byte), Some(byte));
         }
     }
 

@@ -16,9 +16,7 @@ pub struct PositionSet {
 impl PositionSet {
     /// Whether `idx` is in the set.
     pub fn contains(&self, idx: u64) -> bool {
-        self.words
-            .get((idx / 64) as usize)
-            .is_some_and(|w| w >> (idx % 64) & 1 == 1)
+        self.words.get((idx / 64) as usize).is_some_and(|w| w >> (idx % 64) & 1 == 1)
     }
 
     /// How many positions the set holds.
@@ -49,9 +47,7 @@ impl PositionSet {
 /// Every position reachable from `start` by legal moves, `start` included.
 /// Play stops at terminal positions.
 pub fn reachable<G: DenseIndex>(game: &G, start: &G::Position) -> PositionSet {
-    let seen: Vec<AtomicU64> = (0..game.position_count().div_ceil(64))
-        .map(|_| AtomicU64::new(0))
-        .collect();
+    let seen: Vec<AtomicU64> = (0..game.position_count().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     let insert = |idx: u64| {
         let bit = 1 << (idx % 64);
         seen[(idx / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
@@ -81,8 +77,5 @@ pub fn reachable<G: DenseIndex>(game: &G, start: &G::Position) -> PositionSet {
                 a
             });
     }
-    PositionSet {
-        words: seen.into_iter().map(AtomicU64::into_inner).collect(),
-        len,
-    }
+    PositionSet { words: seen.into_iter().map(AtomicU64::into_inner).collect(), len }
 }

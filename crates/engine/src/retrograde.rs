@@ -99,11 +99,7 @@ impl Solution {
     }
 
     /// The values as bytes in index order, in pieces of at most `piece` bytes.
-    pub fn for_each_piece<E>(
-        &self,
-        piece: usize,
-        mut f: impl FnMut(&[u8]) -> Result<(), E>,
-    ) -> Result<(), E> {
+    pub fn for_each_piece<E>(&self, piece: usize, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
         let mut buffer = Vec::with_capacity(piece.max(8));
         let mut remaining = self.len as usize;
         for word in &self.words {
@@ -129,22 +125,13 @@ impl Solution {
 ///
 /// [`SolveError::Interrupted`] if `progress` asked to stop, and
 /// [`SolveError::DistanceOverflow`] if some distance is too long for one byte.
-pub fn solve<G: TieredRetrograde>(
-    game: &G,
-    progress: &dyn Progress,
-) -> Result<Solution, SolveError> {
+pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
     let len = game.position_count();
     let codes = Codes::new(game.max_in_tier_moves());
     let bytes = Bytes::zeroed(len);
     progress.start("solve", 2 * len);
-    for tier in game.tiers() {
-        let solver = TierSolver {
-            game,
-            bytes: &bytes,
-            codes,
-            tier,
-            max_plies: AtomicU16::new(0),
-        };
+    for (tier_number, tier) in game.tiers().into_iter().enumerate() {
+        let solver = TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies: AtomicU16::new(0) };
         solver.seed(progress)?;
         solver.propagate(progress)?;
         solver.finish(progress);
@@ -168,13 +155,8 @@ impl Codes {
         // One extra count blocks positions with a drawn earlier child from
         // ever becoming losses.
         let counters = u16::from(max_in_tier_moves) + 1;
-        assert!(
-            counters < 128,
-            "too many moves per position for one-byte counters"
-        );
-        Codes {
-            first_counter: (256 - counters) as u8,
-        }
+        assert!(counters < 128, "too many moves per position for one-byte counters");
+        Codes { first_counter: (256 - counters) as u8 }
     }
 
     fn counters(self) -> u16 {
@@ -198,15 +180,9 @@ impl Codes {
     fn value(self, value: Value) -> Result<u8, SolveError> {
         let plies = value.plies().unwrap_or_default().0;
         if plies > self.limit() {
-            return Err(SolveError::DistanceOverflow {
-                plies,
-                limit: self.limit(),
-                counters: self.counters(),
-            });
+            return Err(SolveError::DistanceOverflow { plies, limit: self.limit(), counters: self.counters() });
         }
-        Ok(PackedValue::pack(value)
-            .expect("limit is below the packing limit")
-            .to_byte())
+        Ok(PackedValue::pack(value).expect("limit is below the packing limit").to_byte())
     }
 }
 
@@ -221,14 +197,37 @@ struct Bytes {
 
 impl Bytes {
     fn zeroed(len: u64) -> Bytes {
-        Bytes {
-            words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect(),
-        }
+        Bytes { words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect() }
     }
 
     #[inline]
     fn load(&self, idx: u64) -> u8 {
         byte_of(self.words[(idx / 8) as usize].load(Relaxed), idx)
+    }
+
+    /// Loads the words holding `indices`, so that their cache lines are on
+    /// their way in before they are needed (see [`BATCH`]).
+    #[inline]
+    fn touch(&self, indices: impl Iterator<Item = u64>) {
+        let mut any = 0;
+        for idx in indices {
+            any |= self.words[(idx / 8) as usize].load(Relaxed);
+        }
+        std::hint::black_box(any);
+    }
+
+    /// ORs `codes` into the bytes from `start` on, which must be zero.
+    fn or_bytes(&self, start: u64, codes: &[u8]) {
+        let mut word_idx = start / 8;
+        let mut word = 0;
+        for (idx, &code) in (start..).zip(codes) {
+            if idx / 8 != word_idx {
+                self.words[word_idx as usize].fetch_or(word, Relaxed);
+                (word_idx, word) = (idx / 8, 0);
+            }
+            word |= u64::from(code) << (8 * (idx % 8));
+        }
+        self.words[word_idx as usize].fetch_or(word, Relaxed);
     }
 
     /// Replaces the byte by `f(byte)` until `f` returns `None` or the swap
@@ -253,25 +252,60 @@ impl Bytes {
 /// What a position's children in earlier tiers say about it.
 #[derive(Default)]
 struct EarlierChildren {
-    any: bool,
     shortest_loss: Option<u16>,
     longest_win: Option<u16>,
     any_draw: bool,
 }
 
 impl EarlierChildren {
-    fn record(&mut self, code: u8) {
-        self.any = true;
-        match PackedValue::from_byte(code).unpack() {
-            Value::Loss(Plies(d)) => {
-                self.shortest_loss = Some(self.shortest_loss.map_or(d, |s| s.min(d)))
+    fn of(codes: impl IntoIterator<Item = u8>) -> EarlierChildren {
+        let mut earlier = EarlierChildren::default();
+        for code in codes {
+            match PackedValue::from_byte(code).unpack() {
+                Value::Loss(Plies(d)) => earlier.shortest_loss = Some(earlier.shortest_loss.map_or(d, |s| s.min(d))),
+                Value::Win(Plies(d)) => earlier.longest_win = Some(earlier.longest_win.map_or(d, |l| l.max(d))),
+                Value::Draw => earlier.any_draw = true,
             }
-            Value::Win(Plies(d)) => {
-                self.longest_win = Some(self.longest_win.map_or(d, |l| l.max(d)))
-            }
-            Value::Draw => self.any_draw = true,
         }
+        earlier
     }
+}
+
+/// Positions whose children are looked up together.
+///
+/// Looking up a child or updating a parent is a cache miss into a table of
+/// hundreds of megabytes. Done one at a time, each waits for the last; so
+/// the solver first generates the indices for a batch of positions, touches
+/// all of their cache lines with independent loads (which the processor
+/// overlaps), and only then reads or updates them. This is where most of
+/// the solver's speed comes from.
+const BATCH: usize = 64;
+
+/// Buffers reused across batches by one worker.
+#[derive(Default)]
+struct Scratch {
+    positions: Vec<(u64, Expansion, Range<usize>)>,
+    children: Vec<u64>,
+    codes: Vec<u8>,
+    frontier: Vec<(u64, bool)>,
+    parents: Vec<(u64, bool)>,
+    lost: Vec<u64>,
+    /// The longest distance this worker has given since it last reported
+    /// to [`TierSolver::max_plies`] (kept local: a shared counter updated
+    /// on every decision would bounce between cores).
+    max_plies: u16,
+}
+
+/// The codes one distance layer reads and writes.
+#[derive(Copy, Clone)]
+struct Layer {
+    plies: u16,
+    win: u8,
+    loss: u8,
+    /// Wins in `plies + 1`, if that fits.
+    next_win: Option<u8>,
+    /// Losses in `plies + 1`, if that fits.
+    next_loss: Option<u8>,
 }
 
 struct TierSolver<'a, G> {
@@ -279,6 +313,7 @@ struct TierSolver<'a, G> {
     bytes: &'a Bytes,
     codes: Codes,
     tier: Range<u64>,
+    tier_number: usize,
     /// The longest distance given to any position of the tier so far,
     /// including one too long to encode (which stops the solve).
     max_plies: AtomicU16,
@@ -298,65 +333,89 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     }
 
     /// The code of a decided `value`, remembering its distance.
-    fn decide(&self, value: Value) -> Result<u8, SolveError> {
-        self.max_plies
-            .fetch_max(value.plies().unwrap_or_default().0, Relaxed);
+    fn decide(&self, value: Value, scratch: &mut Scratch) -> Result<u8, SolveError> {
+        scratch.max_plies = scratch.max_plies.max(value.plies().unwrap_or_default().0);
         self.codes.value(value)
     }
 
-    fn earlier_children(&self, pos: &G::Position) -> (Expansion, EarlierChildren) {
-        let mut earlier = EarlierChildren::default();
-        let expansion = self.game.expand(pos, |child| {
-            debug_assert!(
-                !self.tier.contains(&child),
-                "expand reported an in-tier child"
-            );
-            earlier.record(self.bytes.load(child));
-        });
-        (expansion, earlier)
+    /// The code of a value decided during propagation. A distance too long
+    /// to encode is remembered and stored as a draw; `propagate` stops with
+    /// an error when it reaches that layer.
+    fn decide_or_overflow(&self, value: Value, scratch: &mut Scratch) -> u8 {
+        self.decide(value, scratch).unwrap_or(PackedValue::DRAW.to_byte())
+    }
+
+    /// Expands `positions`, collecting their children in earlier tiers into
+    /// `scratch.children` (touched, ready to read) and each position's
+    /// expansion and span of children into `scratch.positions`.
+    fn expand_batch(&self, positions: impl Iterator<Item = u64>, scratch: &mut Scratch) {
+        scratch.positions.clear();
+        scratch.children.clear();
+        for idx in positions {
+            let first = scratch.children.len();
+            let expansion = self.game.expand(&self.game.unindex_in_tier(self.tier_number, idx), |child| {
+                debug_assert!(!self.tier.contains(&child), "expand reported an in-tier child");
+                scratch.children.push(child);
+            });
+            scratch.positions.push((idx, expansion, first..scratch.children.len()));
+        }
+        self.bytes.touch(scratch.children.iter().copied());
+    }
+
+    fn earlier_children(&self, children: &[u64]) -> EarlierChildren {
+        EarlierChildren::of(children.iter().map(|&c| self.bytes.load(c)))
     }
 
     fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
-        self.chunks().into_par_iter().try_for_each(|chunk| {
+        self.chunks().into_par_iter().try_for_each_init(Scratch::default, |scratch, chunk| {
             if progress.should_stop() {
                 return Err(SolveError::Interrupted);
             }
-            let mut word_idx = chunk.start / 8;
-            let mut word = 0u64;
-            for idx in chunk.clone() {
-                if idx / 8 != word_idx {
-                    self.bytes.words[word_idx as usize].fetch_or(word, Relaxed);
-                    word_idx = idx / 8;
-                    word = 0;
+            scratch.codes.clear();
+            let mut next = chunk.start;
+            while next < chunk.end {
+                let batch = next..(next + BATCH as u64).min(chunk.end);
+                next = batch.end;
+                self.expand_batch(batch, scratch);
+                for i in 0..scratch.positions.len() {
+                    let (idx, expansion, ref children) = scratch.positions[i];
+                    let earlier = self.earlier_children(&scratch.children[children.clone()]);
+                    let code = self.seed_code(idx, expansion, earlier, scratch)?;
+                    scratch.codes.push(code);
                 }
-                let code = self.seed_code(idx)?;
-                word |= u64::from(code) << (8 * (idx % 8));
             }
-            self.bytes.words[word_idx as usize].fetch_or(word, Relaxed);
+            self.bytes.or_bytes(chunk.start, &scratch.codes);
+            self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
             Ok(())
         })
     }
 
-    fn seed_code(&self, idx: u64) -> Result<u8, SolveError> {
-        let pos = self.game.unindex(idx);
-        let (expansion, earlier) = self.earlier_children(&pos);
+    fn seed_code(
+        &self,
+        idx: u64,
+        expansion: Expansion,
+        earlier: EarlierChildren,
+        scratch: &mut Scratch,
+    ) -> Result<u8, SolveError> {
         let in_tier = match expansion {
-            Expansion::Terminal(value) => return self.decide(value),
+            Expansion::Terminal(value) => return self.decide(value, scratch),
             Expansion::Moves { in_tier } => in_tier,
         };
         if let Some(d) = earlier.shortest_loss {
             // Provisional: an in-tier move may still win faster.
-            return self.decide(Value::Win(Plies(d + 1)));
+            return self.decide(Value::Win(Plies(d + 1)), scratch);
         }
-        let count = u16::from(in_tier) + u16::from(earlier.any_draw);
         assert!(
-            u16::from(in_tier) <= self.codes.counters() - 1,
+            u16::from(in_tier) < self.codes.counters(),
             "game reported {in_tier} in-tier moves, above its own bound"
         );
-        match (count, earlier.longest_win) {
-            (0, Some(d)) => self.decide(Value::Loss(Plies(d + 1))),
-            (0, None) => panic!("position {pos:?} is not terminal but has no moves"),
+        match (u16::from(in_tier) + u16::from(earlier.any_draw), earlier.longest_win) {
+            (0, Some(d)) => self.decide(Value::Loss(Plies(d + 1)), scratch),
+            (0, None) => panic!(
+                "position {:?} is not terminal but has no moves",
+                self.game.unindex_in_tier(self.tier_number, idx)
+            ),
             (count, _) => Ok(self.codes.counter(count as u8)),
         }
     }
@@ -365,25 +424,28 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         let chunks = self.chunks();
         let mut plies = 0u16;
         while plies <= self.max_plies.load(Relaxed) {
-            let win = self.codes.value(Value::Win(Plies(plies)))?;
-            let loss = self.codes.value(Value::Loss(Plies(plies)))?;
-            chunks.par_iter().try_for_each(|chunk| {
+            let layer = Layer {
+                plies,
+                win: self.codes.value(Value::Win(Plies(plies)))?,
+                loss: self.codes.value(Value::Loss(Plies(plies)))?,
+                next_win: self.codes.value(Value::Win(Plies(plies + 1))).ok(),
+                next_loss: self.codes.value(Value::Loss(Plies(plies + 1))).ok(),
+            };
+            chunks.par_iter().try_for_each_init(Scratch::default, |scratch, chunk| {
                 if progress.should_stop() {
                     return Err(SolveError::Interrupted);
                 }
-                let mut done = 0;
-                for_each_byte_equal(self.bytes, chunk.clone(), [win, loss], |idx, code| {
-                    done += 1;
-                    let pos = self.game.unindex(idx);
-                    if code == win {
-                        self.game
-                            .for_each_parent(&pos, |parent| self.refute_move(parent, plies));
-                    } else {
-                        self.game
-                            .for_each_parent(&pos, |parent| self.win_with(parent, plies + 1));
-                    }
+                let mut frontier = std::mem::take(&mut scratch.frontier);
+                frontier.clear();
+                for_each_byte_equal(self.bytes, chunk.clone(), [layer.win, layer.loss], |idx, code| {
+                    frontier.push((idx, code == layer.win));
                 });
-                progress.advance(done);
+                for batch in frontier.chunks(BATCH) {
+                    self.propagate_batch(batch, layer, scratch);
+                }
+                progress.advance(frontier.len() as u64);
+                scratch.frontier = frontier;
+                self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
                 Ok(())
             })?;
             plies += 1;
@@ -391,55 +453,90 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         Ok(())
     }
 
-    /// `parent` has a move to a win (for the opponent) in `plies`.
-    ///
-    /// A distance too long to encode is remembered in `max_plies` and stored
-    /// as a draw; `propagate` stops with an error when it reaches that layer.
-    fn refute_move(&self, parent: u64, plies: u16) {
-        let codes = self.codes;
-        let mut loss = None;
-        self.bytes.update(parent, |code| {
-            if !codes.is_counter(code) {
-                None
-            } else if code == u8::MAX {
-                Some(*loss.get_or_insert_with(|| self.loss_code(parent, plies)))
+    /// Tells the parents of `batch` (positions decided at distance `plies`,
+    /// flagged when they are wins) what they now know.
+    fn propagate_batch(&self, batch: &[(u64, bool)], layer: Layer, scratch: &mut Scratch) {
+        scratch.parents.clear();
+        for &(idx, is_win) in batch {
+            self.game.for_each_parent(&self.game.unindex_in_tier(self.tier_number, idx), |parent| {
+                scratch.parents.push((parent, is_win))
+            });
+        }
+        self.bytes.touch(scratch.parents.iter().map(|p| p.0));
+        scratch.lost.clear();
+        // Past the longest encodable distance, decisions are stored as draws
+        // and the overflow is reported once this layer is done.
+        let draw = PackedValue::DRAW.to_byte();
+        let (next_win, next_loss) = (layer.next_win.unwrap_or(draw), layer.next_loss.unwrap_or(draw));
+        let mut decided = false;
+        for i in 0..scratch.parents.len() {
+            let (parent, child_wins) = scratch.parents[i];
+            if child_wins {
+                if self.refute_move(parent, next_loss) {
+                    scratch.lost.push(parent);
+                }
             } else {
-                Some(code + 1)
+                decided |= self.win_with(parent, next_win);
             }
-        });
+        }
+        if decided || !scratch.lost.is_empty() {
+            scratch.max_plies = scratch.max_plies.max(layer.plies + 1);
+        }
+        let lost = std::mem::take(&mut scratch.lost);
+        self.settle_losses(&lost, layer.plies, scratch);
+        scratch.lost = lost;
     }
 
-    /// The code of `parent`, all of whose moves lose, the last in-tier one
-    /// found at distance `plies`.
-    fn loss_code(&self, parent: u64, plies: u16) -> u8 {
-        let (_, earlier) = self.earlier_children(&self.game.unindex(parent));
-        let longest = earlier.longest_win.map_or(plies, |d| d.max(plies));
-        self.decide(Value::Loss(Plies(longest + 1)))
-            .unwrap_or(PackedValue::DRAW.to_byte())
-    }
-
-    /// `parent` has a move to a loss (for the opponent), so wins in `plies`.
-    fn win_with(&self, parent: u64, plies: u16) {
+    /// `parent` has a move to a win (for the opponent). Returns whether that
+    /// was its last in-tier move: it is then a loss, stored as `loss` (one
+    /// ply longer than the move) until [`settle_losses`](Self::settle_losses)
+    /// has looked at its moves into earlier tiers.
+    fn refute_move(&self, parent: u64, loss: u8) -> bool {
         let codes = self.codes;
-        let Ok(win) = codes.value(Value::Win(Plies(plies))) else {
-            self.max_plies.fetch_max(plies, Relaxed);
-            return;
-        };
+        let replaced = self.bytes.update(parent, |code| match code {
+            u8::MAX => Some(loss),
+            code if codes.is_counter(code) => Some(code + 1),
+            _ => None,
+        });
+        replaced == Some(u8::MAX)
+    }
+
+    /// Gives each position of `lost`, whose last in-tier move was refuted at
+    /// distance `plies`, its final distance: one more than its longest move,
+    /// which may lead into an earlier tier. Runs before the layer ends, so
+    /// no position is propagated with its provisional distance.
+    fn settle_losses(&self, lost: &[u64], plies: u16, scratch: &mut Scratch) {
+        self.expand_batch(lost.iter().copied(), scratch);
+        for i in 0..scratch.positions.len() {
+            let (idx, _, ref children) = scratch.positions[i];
+            let earlier = self.earlier_children(&scratch.children[children.clone()]);
+            debug_assert!(
+                earlier.shortest_loss.is_none() && !earlier.any_draw,
+                "a loss with a move that does not lose"
+            );
+            if let Some(longest) = earlier.longest_win.filter(|&d| d > plies) {
+                let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
+                self.bytes.update(idx, |_| Some(code));
+            }
+        }
+    }
+
+    /// `parent` has a move to a loss (for the opponent), so wins with the
+    /// code `win` unless it already wins as fast. Returns whether it changed.
+    fn win_with(&self, parent: u64, win: u8) -> bool {
+        let codes = self.codes;
         let replaced = self.bytes.update(parent, |code| {
             let improves = codes.is_counter(code) || (code % 2 == 1 && code > win);
             improves.then_some(win)
         });
-        if replaced.is_some() {
-            self.max_plies.fetch_max(plies, Relaxed);
-        }
+        replaced.is_some()
     }
 
     fn finish(&self, progress: &dyn Progress) {
         let first_counter = self.codes.first_counter;
         let mut draws = 0;
         for_each_byte_at_least(self.bytes, self.tier.clone(), first_counter, |idx| {
-            self.bytes
-                .update(idx, |_| Some(PackedValue::DRAW.to_byte()));
+            self.bytes.update(idx, |_| Some(PackedValue::DRAW.to_byte()));
             draws += 1;
         });
         progress.advance(draws);
@@ -456,12 +553,7 @@ fn zero_bytes(word: u64) -> u64 {
 }
 
 /// Calls `f(idx, byte)` for each byte in `range` equal to one of `targets`.
-fn for_each_byte_equal(
-    bytes: &Bytes,
-    range: Range<u64>,
-    targets: [u8; 2],
-    mut f: impl FnMut(u64, u8),
-) {
+fn for_each_byte_equal(bytes: &Bytes, range: Range<u64>, targets: [u8; 2], mut f: impl FnMut(u64, u8)) {
     let splats = targets.map(|t| u64::from(t) * LOW_BITS);
     for_each_word(bytes, range, |first_idx, word, in_range| {
         let mut hits = (zero_bytes(word ^ splats[0]) | zero_bytes(word ^ splats[1])) & in_range;
@@ -504,11 +596,7 @@ fn for_each_word(bytes: &Bytes, range: Range<u64>, mut f: impl FnMut(u64, u64, u
         if first_idx + 8 > range.end {
             in_range &= HIGH_BITS >> (8 * (first_idx + 8 - range.end));
         }
-        f(
-            first_idx,
-            bytes.words[word_idx as usize].load(Relaxed),
-            in_range,
-        );
+        f(first_idx, bytes.words[word_idx as usize].load(Relaxed), in_range);
     }
 }
 
@@ -525,9 +613,7 @@ mod tests {
         }
         for range in [0..200, 3..197, 8..16, 5..6, 10..10] {
             let mut found = Vec::new();
-            for_each_byte_equal(&bytes, range.clone(), [74, 255], |idx, code| {
-                found.push((idx, code))
-            });
+            for_each_byte_equal(&bytes, range.clone(), [74, 255], |idx, code| found.push((idx, code)));
             let expected: Vec<_> = range
                 .clone()
                 .filter(|&i| [74, 255].contains(&values[i as usize]))
@@ -537,10 +623,7 @@ mod tests {
             for floor in [128, 200, 243, 255] {
                 let mut found = Vec::new();
                 for_each_byte_at_least(&bytes, range.clone(), floor, |idx| found.push(idx));
-                let expected: Vec<_> = range
-                    .clone()
-                    .filter(|&i| values[i as usize] >= floor)
-                    .collect();
+                let expected: Vec<_> = range.clone().filter(|&i| values[i as usize] >= floor).collect();
                 assert_eq!(found, expected, "floor {floor}");
             }
         }

@@ -6,8 +6,7 @@ use std::ops::Range;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use solved_engine::{
-    DenseIndex, Expansion, Plies, Rules, Silent, TieredRetrograde, Value, audit, retrograde,
-    solve_naive,
+    DenseIndex, Expansion, Plies, Rules, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive,
 };
 
 /// A game given by its graph: `children[i]` lists the moves of position `i`.
@@ -32,9 +31,8 @@ impl Graph {
             start += len;
         }
         let count = start as usize;
-        let tier_of: Vec<usize> = (0..count as u64)
-            .map(|i| tiers.iter().position(|t| t.contains(&i)).unwrap())
-            .collect();
+        let tier_of: Vec<usize> =
+            (0..count as u64).map(|i| tiers.iter().position(|t| t.contains(&i)).unwrap()).collect();
         let mut terminal = vec![None; count];
         let mut children = vec![Vec::new(); count];
         for idx in 0..count {
@@ -62,26 +60,13 @@ impl Graph {
         let mut parents = vec![Vec::new(); count];
         let mut max_in_tier = 0;
         for (idx, kids) in children.iter().enumerate() {
-            let in_tier = kids
-                .iter()
-                .filter(|&&c| tier_of[c as usize] == tier_of[idx])
-                .count();
+            let in_tier = kids.iter().filter(|&&c| tier_of[c as usize] == tier_of[idx]).count();
             max_in_tier = max_in_tier.max(in_tier as u8);
-            for &c in kids
-                .iter()
-                .filter(|&&c| tier_of[c as usize] == tier_of[idx])
-            {
+            for &c in kids.iter().filter(|&&c| tier_of[c as usize] == tier_of[idx]) {
                 parents[c as usize].push(idx as u64);
             }
         }
-        Graph {
-            tiers,
-            tier_of,
-            terminal,
-            children,
-            parents,
-            max_in_tier,
-        }
+        Graph { tiers, tier_of, terminal, children, parents, max_in_tier }
     }
 }
 
@@ -142,14 +127,9 @@ impl TieredRetrograde for Graph {
 }
 
 fn solve_with_threads(graph: &Graph, threads: usize) -> Vec<u8> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     let solution = pool.install(|| retrograde::solve(graph, &Silent)).unwrap();
-    (0..solution.len())
-        .map(|i| solution.get(i).to_byte())
-        .collect()
+    (0..solution.len()).map(|i| solution.get(i).to_byte()).collect()
 }
 
 #[test]
@@ -185,9 +165,7 @@ fn audit_catches_a_wrong_value() {
     let mut rng = StdRng::seed_from_u64(11);
     let graph = Graph::random(&mut rng);
     let solution = retrograde::solve(&graph, &Silent).unwrap();
-    let victim = (0..solution.len())
-        .find(|&i| solution.get(i).unpack() != Value::Draw)
-        .unwrap();
+    let victim = (0..solution.len()).find(|&i| solution.get(i).unpack() != Value::Draw).unwrap();
     let report = audit(&graph, |idx| {
         let value = solution.get(idx).unpack();
         if idx == victim { -value } else { value }
@@ -203,20 +181,11 @@ fn a_chain_too_long_for_one_byte_is_refused() {
     let graph = Graph {
         tiers: vec![0..count],
         tier_of: vec![0; count as usize],
-        terminal: (0..count)
-            .map(|i| (i == 0).then_some(Value::Loss(Plies(0))))
-            .collect(),
-        children: (0..count)
-            .map(|i| if i == 0 { vec![] } else { vec![i - 1] })
-            .collect(),
-        parents: (0..count)
-            .map(|i| if i + 1 < count { vec![i + 1] } else { vec![] })
-            .collect(),
+        terminal: (0..count).map(|i| (i == 0).then_some(Value::Loss(Plies(0)))).collect(),
+        children: (0..count).map(|i| if i == 0 { vec![] } else { vec![i - 1] }).collect(),
+        parents: (0..count).map(|i| if i + 1 < count { vec![i + 1] } else { vec![] }).collect(),
         max_in_tier: 1,
     };
     let error = retrograde::solve(&graph, &Silent).unwrap_err();
-    assert!(
-        matches!(error, retrograde::SolveError::DistanceOverflow { .. }),
-        "{error}"
-    );
+    assert!(matches!(error, retrograde::SolveError::DistanceOverflow { .. }), "{error}");
 }

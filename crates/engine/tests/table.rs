@@ -14,24 +14,16 @@ fn key(positions: u64) -> TableKey {
 }
 
 fn sample_values() -> Vec<u8> {
-    [
-        Value::Win(Plies(3)),
-        Value::Loss(Plies(0)),
-        Value::Draw,
-        Value::Loss(Plies(38)),
-        Value::Win(Plies(0)),
-    ]
-    .iter()
-    .map(|&v| PackedValue::pack(v).unwrap().to_byte())
-    .collect()
+    [Value::Win(Plies(3)), Value::Loss(Plies(0)), Value::Draw, Value::Loss(Plies(38)), Value::Win(Plies(0))]
+        .iter()
+        .map(|&v| PackedValue::pack(v).unwrap().to_byte())
+        .collect()
 }
 
 fn write_sample(dir: &std::path::Path) -> std::path::PathBuf {
     let store = TableStore::new(dir);
     let values = sample_values();
-    store
-        .save(&key(values.len() as u64), |sink| sink(&values))
-        .unwrap()
+    store.save(&key(values.len() as u64), |sink| sink(&values)).unwrap()
 }
 
 fn invalid(result: Result<Table, TableError>) -> FormatError {
@@ -70,18 +62,12 @@ fn every_corrupted_byte_is_detected() {
         let mut bytes = original.clone();
         bytes[i] ^= 0x10;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(
-            Table::open(&path, &key(5)).is_err(),
-            "flipping byte {i} went unnoticed"
-        );
+        assert!(Table::open(&path, &key(5)).is_err(), "flipping byte {i} went unnoticed");
     }
     let mut bytes = original.clone();
     bytes[HEADER_LEN + 2] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    assert!(matches!(
-        invalid(Table::open(&path, &key(5))),
-        FormatError::Checksum { .. }
-    ));
+    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Checksum { .. }));
 }
 
 #[test]
@@ -91,23 +77,11 @@ fn header_fields_must_match_what_was_asked() {
     let mut other_variant = key(5);
     other_variant.variant = "misere".into();
     let error = invalid(Table::open(&path, &other_variant));
-    assert_eq!(
-        error.to_string(),
-        r#"table is for variant "normal", not "misere""#
-    );
+    assert_eq!(error.to_string(), r#"table is for variant "normal", not "misere""#);
     let mut other_size = key(5);
     other_size.size = "4x4".into();
-    assert!(matches!(
-        invalid(Table::open(&path, &other_size)),
-        FormatError::Mismatch { field: "size", .. }
-    ));
-    assert!(matches!(
-        invalid(Table::open(&path, &key(6))),
-        FormatError::Mismatch {
-            field: "position count",
-            ..
-        }
-    ));
+    assert!(matches!(invalid(Table::open(&path, &other_size)), FormatError::Mismatch { field: "size", .. }));
+    assert!(matches!(invalid(Table::open(&path, &key(6))), FormatError::Mismatch { field: "position count", .. }));
 }
 
 #[test]
@@ -116,27 +90,15 @@ fn truncated_and_foreign_files_are_refused() {
     let path = write_sample(dir.path());
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    assert!(matches!(
-        invalid(Table::open(&path, &key(5))),
-        FormatError::Length { .. }
-    ));
+    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Length { .. }));
     std::fs::write(&path, &bytes[..10]).unwrap();
-    assert!(matches!(
-        invalid(Table::open(&path, &key(5))),
-        FormatError::TooShort { len: 10 }
-    ));
+    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::TooShort { len: 10 }));
     std::fs::write(&path, vec![b'x'; 200]).unwrap();
-    assert!(matches!(
-        invalid(Table::open(&path, &key(5))),
-        FormatError::Magic
-    ));
+    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Magic));
     let mut newer = bytes.clone();
     newer[8] = 99;
     std::fs::write(&path, &newer).unwrap();
-    assert!(matches!(
-        invalid(Table::open(&path, &key(5))),
-        FormatError::Version { found: 99, .. }
-    ));
+    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Version { found: 99, .. }));
 }
 
 #[test]

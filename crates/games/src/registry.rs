@@ -38,10 +38,7 @@ impl Game {
         let id = match self {
             Game::Dodgem(_) => "dodgem",
         };
-        GAMES
-            .iter()
-            .find(|g| g.id == id)
-            .expect("every game is registered")
+        GAMES.iter().find(|g| g.id == id).expect("every game is registered")
     }
 
     /// What this game's table is called and holds.
@@ -56,10 +53,7 @@ impl Game {
     /// # Errors
     ///
     /// As for [`retrograde::solve`].
-    pub fn solve(
-        &self,
-        progress: &dyn Progress,
-    ) -> Result<retrograde::Solution, retrograde::SolveError> {
+    pub fn solve(&self, progress: &dyn Progress) -> Result<retrograde::Solution, retrograde::SolveError> {
         match self {
             Game::Dodgem(game) => retrograde::solve(game, progress),
         }
@@ -70,11 +64,7 @@ impl Game {
     /// # Errors
     ///
     /// As for [`open_or_solve`].
-    pub fn table(
-        &self,
-        store: &TableStore,
-        progress: &dyn Progress,
-    ) -> Result<(Table, Provenance), ObtainError> {
+    pub fn table(&self, store: &TableStore, progress: &dyn Progress) -> Result<(Table, Provenance), ObtainError> {
         open_or_solve(store, &self.table_key(), || self.solve(progress))
     }
 }

@@ -115,18 +115,10 @@ impl Header {
         bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes[12..16].copy_from_slice(&key.encoding.code().to_le_bytes());
         for (offset, text) in [(16, &key.game), (32, &key.variant), (48, &key.size)] {
-            assert!(
-                text.len() <= TEXT_LEN && text.is_ascii(),
-                "table key field {text:?} too long or not ASCII"
-            );
+            assert!(text.len() <= TEXT_LEN && text.is_ascii(), "table key field {text:?} too long or not ASCII");
             bytes[offset..offset + text.len()].copy_from_slice(text.as_bytes());
         }
-        let numbers = [
-            key.positions,
-            self.counts.wins,
-            self.counts.losses,
-            self.counts.draws,
-        ];
+        let numbers = [key.positions, self.counts.wins, self.counts.losses, self.counts.draws];
         for (i, n) in numbers.into_iter().enumerate() {
             bytes[64 + 8 * i..72 + 8 * i].copy_from_slice(&n.to_le_bytes());
         }
@@ -142,34 +134,21 @@ impl Header {
     /// The first check that fails, as a [`FormatError`].
     pub fn read(bytes: &[u8], expected: &TableKey) -> Result<Header, FormatError> {
         let Some(bytes) = bytes.get(..HEADER_LEN) else {
-            return Err(FormatError::TooShort {
-                len: bytes.len() as u64,
-            });
+            return Err(FormatError::TooShort { len: bytes.len() as u64 });
         };
         if bytes[0..8] != MAGIC {
             return Err(FormatError::Magic);
         }
         let version = u32_at(bytes, 8);
         if version != FORMAT_VERSION {
-            return Err(FormatError::Version {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
+            return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
         }
-        let texts = [
-            ("game", 16, &expected.game),
-            ("variant", 32, &expected.variant),
-            ("size", 48, &expected.size),
-        ];
+        let texts = [("game", 16, &expected.game), ("variant", 32, &expected.variant), ("size", 48, &expected.size)];
         let mut found_texts = Vec::with_capacity(3);
         for (field, offset, wanted) in texts {
             let found = text_at(bytes, offset);
             if &found != wanted {
-                return Err(FormatError::Mismatch {
-                    field,
-                    found,
-                    expected: wanted.clone(),
-                });
+                return Err(FormatError::Mismatch { field, found, expected: wanted.clone() });
             }
             found_texts.push(found);
         }
@@ -192,18 +171,8 @@ impl Header {
         }
         let [game, variant, size] = found_texts.try_into().expect("three text fields");
         Ok(Header {
-            key: TableKey {
-                game,
-                variant,
-                size,
-                encoding,
-                positions,
-            },
-            counts: Counts {
-                wins: u64_at(bytes, 72),
-                losses: u64_at(bytes, 80),
-                draws: u64_at(bytes, 88),
-            },
+            key: TableKey { game, variant, size, encoding, positions },
+            counts: Counts { wins: u64_at(bytes, 72), losses: u64_at(bytes, 80), draws: u64_at(bytes, 88) },
         })
     }
 }

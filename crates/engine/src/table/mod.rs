@@ -17,9 +17,7 @@ use std::path::{Path, PathBuf};
 use crc::{CRC_64_XZ, Crc};
 use memmap2::Mmap;
 
-pub use self::header::{
-    Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TRAILER_LEN, TableKey,
-};
+pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TRAILER_LEN, TableKey};
 pub use self::store::TableStore;
 use crate::packed::PackedValue;
 use crate::value::Value;
@@ -71,9 +69,7 @@ pub enum FormatError {
         found: u64,
     },
     /// The bytes do not match their checksum.
-    #[error(
-        "checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
-    )]
+    #[error("checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt")]
     Checksum {
         /// The checksum in the file.
         stored: u64,
@@ -128,16 +124,10 @@ impl<B: AsRef<[u8]>> Table<B> {
         let all = bytes.as_ref();
         let len = all.len() as u64;
         let header = Header::read(all, expected)?;
-        let payload = header
-            .key
-            .positions
-            .checked_mul(header.key.encoding.bytes_per_position());
+        let payload = header.key.positions.checked_mul(header.key.encoding.bytes_per_position());
         let total = payload.and_then(|p| p.checked_add((HEADER_LEN + TRAILER_LEN) as u64));
         if total != Some(len) {
-            return Err(FormatError::Length {
-                expected: total.unwrap_or(u64::MAX),
-                found: len,
-            });
+            return Err(FormatError::Length { expected: total.unwrap_or(u64::MAX), found: len });
         }
         let (body, trailer) = all.split_at(all.len() - TRAILER_LEN);
         let stored = u64::from_le_bytes(trailer.try_into().expect("trailer is eight bytes"));
@@ -193,14 +183,8 @@ impl Table<Vec<u8>> {
     /// [`TableError::Read`] if the file cannot be read, [`TableError::Invalid`]
     /// if it is not a valid table of `expected`.
     pub fn open(path: &Path, expected: &TableKey) -> Result<Table<Vec<u8>>, TableError> {
-        let bytes = std::fs::read(path).map_err(|source| TableError::Read {
-            path: path.into(),
-            source,
-        })?;
-        Table::from_bytes(bytes, expected).map_err(|source| TableError::Invalid {
-            path: path.into(),
-            source,
-        })
+        let bytes = std::fs::read(path).map_err(|source| TableError::Read { path: path.into(), source })?;
+        Table::from_bytes(bytes, expected).map_err(|source| TableError::Invalid { path: path.into(), source })
     }
 }
 
@@ -218,25 +202,17 @@ impl Table<Mmap> {
     ///
     /// As for [`Table::open`].
     pub unsafe fn open_mmap(path: &Path, expected: &TableKey) -> Result<Table<Mmap>, TableError> {
-        let read_error = |source| TableError::Read {
-            path: path.into(),
-            source,
-        };
+        let read_error = |source| TableError::Read { path: path.into(), source };
         let file = File::open(path).map_err(read_error)?;
         // SAFETY: the caller guarantees the file is not modified while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
-        Table::from_bytes(map, expected).map_err(|source| TableError::Invalid {
-            path: path.into(),
-            source,
-        })
+        Table::from_bytes(map, expected).map_err(|source| TableError::Invalid { path: path.into(), source })
     }
 }
 
 impl<B> fmt::Debug for Table<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Table")
-            .field("header", &self.header)
-            .finish_non_exhaustive()
+        f.debug_struct("Table").field("header", &self.header).finish_non_exhaustive()
     }
 }
 
@@ -257,10 +233,7 @@ pub fn write(
     key: &TableKey,
     fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
 ) -> Result<(), TableError> {
-    let write_error = |source| TableError::Write {
-        path: path.into(),
-        source,
-    };
+    let write_error = |source| TableError::Write { path: path.into(), source };
     let mut counts = Counts::default();
     let mut written = 0u64;
     fill(&mut |piece: &[u8]| {
@@ -272,26 +245,13 @@ pub fn write(
     let expected = key.positions * key.encoding.bytes_per_position();
     if written != expected {
         let message = format!("{written} bytes of values where {expected} were expected");
-        return Err(write_error(io::Error::new(
-            io::ErrorKind::InvalidData,
-            message,
-        )));
+        return Err(write_error(io::Error::new(io::ErrorKind::InvalidData, message)));
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(write_error)?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new().suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
     {
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-        let header = Header {
-            key: key.clone(),
-            counts,
-        }
-        .to_bytes();
+        let header = Header { key: key.clone(), counts }.to_bytes();
         let mut digest = CRC.digest();
         digest.update(&header);
         out.write_all(&header).map_err(write_error)?;
@@ -300,8 +260,7 @@ pub fn write(
             out.write_all(piece)
         })
         .map_err(write_error)?;
-        out.write_all(&digest.finalize().to_le_bytes())
-            .map_err(write_error)?;
+        out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
         out.flush().map_err(write_error)?;
     }
     temp.as_file().sync_all().map_err(write_error)?;

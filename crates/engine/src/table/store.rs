@@ -24,8 +24,7 @@ impl TableStore {
 
     /// Where the table of `key` lives.
     pub fn path(&self, key: &TableKey) -> PathBuf {
-        self.dir
-            .join(format!("{}-{}-{}.tbl", key.game, key.variant, key.size))
+        self.dir.join(format!("{}-{}-{}.tbl", key.game, key.variant, key.size))
     }
 
     /// The table of `key`, or `None` if it has not been saved yet.
@@ -37,9 +36,7 @@ impl TableStore {
     pub fn open(&self, key: &TableKey) -> Result<Option<Table>, TableError> {
         let path = self.path(key);
         match Table::open(&path, key) {
-            Err(TableError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-                Ok(None)
-            }
+            Err(TableError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
             other => other.map(Some),
         }
     }
@@ -55,10 +52,7 @@ impl TableStore {
         fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
     ) -> Result<PathBuf, TableError> {
         let path = self.path(key);
-        std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write {
-            path: self.dir.clone(),
-            source,
-        })?;
+        std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
         write(&path, key, fill)?;
         Ok(path)
     }

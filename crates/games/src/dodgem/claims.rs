@@ -11,11 +11,7 @@ use crate::claims::ClaimCheck;
 
 /// Erickson's three mutual-zugzwang diagrams (`>` Blue, `^` Red, top rank
 /// first), as published.
-const ERICKSON: [&str; 3] = [
-    ". > >/. . ^/. . .",
-    "> . ./^ . ./. . .",
-    "> > ./. . ^/. . ^",
-];
+const ERICKSON: [&str; 3] = [". > >/. . ^/. . .", "> . ./^ . ./. . .", "> > ./. . ^/. . ^"];
 
 /// desJardins' 4×4 record in his transposed notation; `!` marks a move he
 /// called the only draw.
@@ -58,11 +54,7 @@ impl RecordCheck {
     pub fn problems(&self) -> Vec<String> {
         self.moves
             .iter()
-            .flat_map(|m| {
-                m.problems
-                    .iter()
-                    .map(move |p| format!("ply {} ({}): {p}", m.ply, m.written))
-            })
+            .flat_map(|m| m.problems.iter().map(move |p| format!("ply {} ({}): {p}", m.ply, m.written)))
             .collect()
     }
 }
@@ -73,9 +65,7 @@ impl RecordCheck {
 /// # Errors
 ///
 /// Whatever `table` fails with.
-pub fn verify<E>(
-    mut table: impl FnMut(&Dodgem) -> Result<Table, E>,
-) -> Result<(Vec<ClaimCheck>, RecordCheck), E> {
+pub fn verify<E>(mut table: impl FnMut(&Dodgem) -> Result<Table, E>) -> Result<(Vec<ClaimCheck>, RecordCheck), E> {
     let games = [3, 4, 5].map(|n| Dodgem::new(n, Objective::Normal).expect("sizes 3 to 5 exist"));
     let [three, four, five] = &games;
     let t3 = table(three)?;
@@ -200,8 +190,7 @@ fn three_by_three(game: &Dodgem, table: &Table) -> Vec<ClaimCheck> {
     ));
     for (i, diagram) in ERICKSON.iter().enumerate() {
         let pos = erickson_position(diagram);
-        let values =
-            [Player::Blue, Player::Red].map(|turn| table.probe(game.index(&pos.with_turn(turn))));
+        let values = [Player::Blue, Player::Red].map(|turn| table.probe(game.index(&pos.with_turn(turn))));
         claims.push(ClaimCheck::new(
             "5",
             &format!("Erickson diagram {} ({diagram})", i + 1),
@@ -217,30 +206,21 @@ fn three_by_three(game: &Dodgem, table: &Table) -> Vec<ClaimCheck> {
 /// Erickson's diagram in our notation, Blue to move.
 fn erickson_position(diagram: &str) -> Position {
     let board = diagram.replace(' ', "").replace('>', "B").replace('^', "R");
-    format!("{board} B")
-        .parse()
-        .expect("Erickson's diagrams are well formed")
+    format!("{board} B").parse().expect("Erickson's diagrams are well formed")
 }
 
 /// Placements (with Blue to move) lost for either side to move.
 fn mutual_zugzwangs(game: &Dodgem, table: &Table) -> Vec<Position> {
     (0..game.position_count())
         .step_by(2)
-        .filter(|&idx| {
-            matches!(
-                (table.probe(idx), table.probe(idx + 1)),
-                (Value::Loss(_), Value::Loss(_))
-            )
-        })
+        .filter(|&idx| matches!((table.probe(idx), table.probe(idx + 1)), (Value::Loss(_), Value::Loss(_))))
         .map(|idx| game.unindex(idx))
         .collect()
 }
 
 fn move_value(game: &Dodgem, table: &Table, m: &str) -> Value {
     let m: Move = m.parse().expect("claimed moves are well formed");
-    let child = game
-        .play(&game.start(), m)
-        .expect("claimed moves are legal");
+    let child = game.play(&game.start(), m).expect("claimed moves are legal");
     Value::of_move_into(table.probe(game.index(&child)))
 }
 
@@ -268,11 +248,7 @@ fn transpose_move(written: &str) -> String {
             (Some(file), Some(rank)) if chars.next().is_none() => {
                 let file_index = file as u8 - b'a';
                 let rank_index = rank as u8 - b'1';
-                format!(
-                    "{}{}",
-                    char::from(b'a' + rank_index),
-                    char::from(b'1' + file_index)
-                )
+                format!("{}{}", char::from(b'a' + rank_index), char::from(b'1' + file_index))
             }
             _ => square.to_string(),
         }
@@ -285,10 +261,7 @@ fn transpose_move(written: &str) -> String {
 }
 
 fn replay_record(game: &Dodgem, table: &Table) -> RecordCheck {
-    let written: Vec<&str> = DESJARDINS
-        .split_whitespace()
-        .filter(|w| !w.ends_with('.'))
-        .collect();
+    let written: Vec<&str> = DESJARDINS.split_whitespace().filter(|w| !w.ends_with('.')).collect();
     let mut pos = Some(game.start());
     let mut moves = Vec::new();
     for (i, &text) in written.iter().enumerate() {
@@ -305,9 +278,7 @@ fn replay_record(game: &Dodgem, table: &Table) -> RecordCheck {
             problems: Vec::new(),
         };
         let Some(current) = pos else {
-            entry
-                .problems
-                .push("not replayed: an earlier move was illegal".into());
+            entry.problems.push("not replayed: an earlier move was illegal".into());
             moves.push(entry);
             continue;
         };
@@ -328,16 +299,10 @@ fn replay_record(game: &Dodgem, table: &Table) -> RecordCheck {
                 let value = Value::of_move_into(table.probe(game.index(&child)));
                 entry.value_after = Some(value);
                 if value < ranked[0].1 {
-                    entry.problems.push(format!(
-                        "not best play: {value} where {} was possible",
-                        ranked[0].1
-                    ));
+                    entry.problems.push(format!("not best play: {value} where {} was possible", ranked[0].1));
                 }
                 if text.ends_with('!') && !(value == Value::Draw && entry.drawing_moves == 1) {
-                    entry.problems.push(format!(
-                        "marked as the only draw, but {} moves draw",
-                        entry.drawing_moves
-                    ));
+                    entry.problems.push(format!("marked as the only draw, but {} moves draw", entry.drawing_moves));
                 }
                 pos = Some(child);
             }

@@ -20,7 +20,7 @@ use solved_engine::{Plies, Value};
 pub use self::claims::{RecordCheck, RecordMove, verify};
 pub use self::index::DodgemIndex;
 pub use self::notation::{ParseMoveError, ParsePositionError};
-pub use self::solve::Summary;
+pub use self::solve::{Summary, Tally};
 
 /// A player.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -127,10 +127,7 @@ impl Square {
     }
 
     fn from_bit(bit: u32, size: u8) -> Square {
-        Square {
-            file: (bit % u32::from(size)) as u8,
-            rank: (bit / u32::from(size)) as u8,
-        }
+        Square { file: (bit % u32::from(size)) as u8, rank: (bit / u32::from(size)) as u8 }
     }
 
     fn bit(self, size: u8) -> u32 {
@@ -188,9 +185,7 @@ impl Position {
     /// The player whose car is on `square`, if any.
     pub fn car_on(&self, square: Square) -> Option<Player> {
         let bit = square.bit(self.size);
-        [Player::Blue, Player::Red]
-            .into_iter()
-            .find(|&p| self.cars[p] & bit != 0)
+        [Player::Blue, Player::Red].into_iter().find(|&p| self.cars[p] & bit != 0)
     }
 
     /// The same cars with the other side to move.
@@ -209,10 +204,7 @@ impl Position {
         };
         Position {
             size: self.size,
-            cars: ByPlayer {
-                blue: transpose(self.cars.red),
-                red: transpose(self.cars.blue),
-            },
+            cars: ByPlayer { blue: transpose(self.cars.red), red: transpose(self.cars.blue) },
             turn: self.turn.other(),
         }
     }
@@ -309,10 +301,7 @@ impl Dodgem {
     pub fn start(&self) -> Position {
         Position {
             size: self.size,
-            cars: ByPlayer {
-                blue: self.first_file & !self.bottom_rank,
-                red: self.bottom_rank & !self.first_file,
-            },
+            cars: ByPlayer { blue: self.first_file & !self.bottom_rank, red: self.bottom_rank & !self.first_file },
             turn: Player::Blue,
         }
     }
@@ -323,11 +312,7 @@ impl Dodgem {
     ///
     /// [`SizeError`] with the position's size if it differs.
     pub fn check(&self, pos: &Position) -> Result<(), SizeError> {
-        if pos.size == self.size {
-            Ok(())
-        } else {
-            Err(SizeError(pos.size.into()))
-        }
+        if pos.size == self.size { Ok(()) } else { Err(SizeError(pos.size.into())) }
     }
 
     fn steps(&self, pos: &Position, player: Player) -> Steps {
@@ -337,24 +322,16 @@ impl Dodgem {
         let right = ((cars & !self.last_file) << 1) & empty;
         let up = (cars << n) & empty;
         match player {
-            Player::Blue => Steps {
-                targets: [right, up, (cars >> n) & empty],
-                exits: cars & self.last_file,
-            },
-            Player::Red => Steps {
-                targets: [up, ((cars & !self.first_file) >> 1) & empty, right],
-                exits: cars & self.top_rank,
-            },
+            Player::Blue => Steps { targets: [right, up, (cars >> n) & empty], exits: cars & self.last_file },
+            Player::Red => {
+                Steps { targets: [up, ((cars & !self.first_file) >> 1) & empty, right], exits: cars & self.top_rank }
+            }
         }
     }
 
     /// The number of legal moves on the board (not counting cars leaving).
     fn on_board_moves(&self, pos: &Position) -> u32 {
-        self.steps(pos, pos.turn)
-            .targets
-            .iter()
-            .map(|t| t.count_ones())
-            .sum()
+        self.steps(pos, pos.turn).targets.iter().map(|t| t.count_ones()).sum()
     }
 
     /// The game's value at `pos` if it is over: the mover's opponent just got
@@ -388,17 +365,11 @@ impl Dodgem {
         for (targets, source) in steps.targets.into_iter().zip(sources) {
             for target in bits(targets) {
                 let from = Square::from_bit(source(target, n), self.size);
-                moves.push(Move {
-                    from,
-                    to: Destination::Square(Square::from_bit(target, self.size)),
-                });
+                moves.push(Move { from, to: Destination::Square(Square::from_bit(target, self.size)) });
             }
         }
         for exit in bits(steps.exits) {
-            moves.push(Move {
-                from: Square::from_bit(exit, self.size),
-                to: Destination::Off,
-            });
+            moves.push(Move { from: Square::from_bit(exit, self.size), to: Destination::Off });
         }
         moves.sort();
         moves
@@ -429,11 +400,7 @@ impl Dodgem {
         if self.legal_moves(pos).contains(&m) {
             return Ok(self.play_unchecked(pos, m));
         }
-        let error = |reason| PlayError {
-            m: m.to_string(),
-            position: pos.to_string(),
-            reason,
-        };
+        let error = |reason| PlayError { m: m.to_string(), position: pos.to_string(), reason };
         if self.outcome(pos).is_some() {
             return Err(error("the game is over"));
         }
@@ -453,9 +420,7 @@ impl Dodgem {
                 Player::Blue => "Blue cars leave only from the rightmost file",
                 Player::Red => "Red cars leave only from the top rank",
             },
-            Destination::Square(to) if on_board(to) && pos.car_on(to).is_some() => {
-                "the target square is occupied"
-            }
+            Destination::Square(to) if on_board(to) && pos.car_on(to).is_some() => "the target square is occupied",
             Destination::Square(_) => match pos.turn {
                 Player::Blue => "Blue cars move one square right, up or down",
                 Player::Red => "Red cars move one square up, left or right",

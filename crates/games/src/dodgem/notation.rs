@@ -48,10 +48,7 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(text: &str) -> Result<Position, ParsePositionError> {
-        let (board, turn) = text
-            .trim()
-            .split_once(' ')
-            .ok_or(ParsePositionError::Shape)?;
+        let (board, turn) = text.trim().split_once(' ').ok_or(ParsePositionError::Shape)?;
         let turn = match turn.trim() {
             "B" => Player::Blue,
             "R" => Player::Red,
@@ -67,11 +64,7 @@ impl FromStr for Position {
             let rank = size - 1 - row;
             let files = rank_text.chars().count();
             if files != size {
-                return Err(ParsePositionError::NotSquare {
-                    rank: rank + 1,
-                    files,
-                    size,
-                });
+                return Err(ParsePositionError::NotSquare { rank: rank + 1, files, size });
             }
             for (file, c) in rank_text.chars().enumerate() {
                 let bit = 1 << (rank * size + file);
@@ -87,12 +80,7 @@ impl FromStr for Position {
         for player in [Player::Blue, Player::Red] {
             let count = cars[player].count_ones();
             if count >= u32::from(size) {
-                return Err(ParsePositionError::TooManyCars {
-                    player,
-                    cars: count,
-                    max: size - 1,
-                    size,
-                });
+                return Err(ParsePositionError::TooManyCars { player, cars: count, max: size - 1, size });
             }
         }
         Ok(Position { size, cars, turn })
@@ -122,12 +110,7 @@ impl fmt::Display for Position {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            char::from(b'a' + self.file),
-            u32::from(self.rank) + 1
-        )
+        write!(f, "{}{}", char::from(b'a' + self.file), u32::from(self.rank) + 1)
     }
 }
 
@@ -151,11 +134,7 @@ pub struct ParseMoveError {
 fn parse_square(text: &str) -> Option<Square> {
     let mut chars = text.chars();
     let file = chars.next().filter(char::is_ascii_lowercase)?;
-    let rank: u8 = chars
-        .as_str()
-        .parse()
-        .ok()
-        .filter(|r| (1..=26).contains(r))?;
+    let rank: u8 = chars.as_str().parse().ok().filter(|r| (1..=26).contains(r))?;
     Some(Square::new(file as u8 - b'a', rank - 1))
 }
 

@@ -4,9 +4,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use solved_engine::table::{Encoding, TableKey};
-use solved_engine::{
-    DenseIndex, Expansion, Plies, Rules, Table, TieredRetrograde, Value, reachable,
-};
+use solved_engine::{DenseIndex, Expansion, Plies, Rules, Table, TieredRetrograde, Value, reachable};
 
 use super::{Destination, Dodgem, Move, Player, Position, Square, bits};
 
@@ -43,6 +41,10 @@ impl TieredRetrograde for Dodgem {
         self.index.tiers()
     }
 
+    fn unindex_in_tier(&self, tier: usize, idx: u64) -> Position {
+        self.index.unindex_in_tier(tier, idx)
+    }
+
     fn max_in_tier_moves(&self) -> u8 {
         3 * (self.size - 1)
     }
@@ -52,15 +54,10 @@ impl TieredRetrograde for Dodgem {
             return Expansion::Terminal(value);
         }
         for exit in bits(self.steps(pos, pos.turn).exits) {
-            let m = Move {
-                from: Square::from_bit(exit, self.size),
-                to: Destination::Off,
-            };
+            let m = Move { from: Square::from_bit(exit, self.size), to: Destination::Off };
             earlier_child(self.index.index(&self.play_unchecked(pos, m)));
         }
-        Expansion::Moves {
-            in_tier: self.on_board_moves(pos) as u8,
-        }
+        Expansion::Moves { in_tier: self.on_board_moves(pos) as u8 }
     }
 
     fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64)) {
@@ -175,17 +172,9 @@ impl Dodgem {
                 }
                 (max_win, max_loss, mutual)
             })
-            .reduce(
-                || (None, None, 0),
-                |a, b| (a.0.max(b.0), a.1.max(b.1), a.2 + b.2),
-            );
+            .reduce(|| (None, None, 0), |a, b| (a.0.max(b.0), a.1.max(b.1), a.2 + b.2));
         let counts = table.header().counts;
-        let all = Tally {
-            positions: table.len(),
-            wins: counts.wins,
-            losses: counts.losses,
-            draws: counts.draws,
-        };
+        let all = Tally { positions: table.len(), wins: counts.wins, losses: counts.losses, draws: counts.draws };
         let mut reachable_tally = Tally::default();
         for idx in reachable(self, &self.start()).iter() {
             reachable_tally.add(table.probe(idx));
@@ -209,11 +198,7 @@ impl Dodgem {
             .into_iter()
             .map(|m| {
                 let child = self.play_unchecked(pos, m);
-                (
-                    m,
-                    Value::of_move_into(table.probe(self.index.index(&child))),
-                    child,
-                )
+                (m, Value::of_move_into(table.probe(self.index.index(&child))), child)
             })
             .collect();
         moves.sort_by(|a, b| b.1.cmp(&a.1));

@@ -1,8 +1,6 @@
 use std::collections::HashMap;
 
-use solved_engine::{
-    DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive,
-};
+use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive};
 
 use super::*;
 
@@ -11,17 +9,12 @@ fn game(size: u32, objective: Objective) -> Dodgem {
 }
 
 fn all_games() -> Vec<Dodgem> {
-    [2, 3, 4]
-        .into_iter()
-        .flat_map(|n| [Objective::Normal, Objective::Misere].map(|o| game(n, o)))
-        .collect()
+    [2, 3, 4].into_iter().flat_map(|n| [Objective::Normal, Objective::Misere].map(|o| game(n, o))).collect()
 }
 
 fn solved(game: &Dodgem) -> Vec<Value> {
     let solution = retrograde::solve(game, &Silent).unwrap();
-    (0..solution.len())
-        .map(|idx| solution.get(idx).unpack())
-        .collect()
+    (0..solution.len()).map(|idx| solution.get(idx).unpack()).collect()
 }
 
 #[test]
@@ -33,14 +26,8 @@ fn position_counts_match_the_spec() {
 
 #[test]
 fn starting_positions_are_written_as_in_the_spec() {
-    assert_eq!(
-        game(3, Objective::Normal).start().to_string(),
-        "B../B../.RR B"
-    );
-    assert_eq!(
-        game(4, Objective::Normal).start().to_string(),
-        "B.../B.../B.../.RRR B"
-    );
+    assert_eq!(game(3, Objective::Normal).start().to_string(), "B../B../.RR B");
+    assert_eq!(game(4, Objective::Normal).start().to_string(), "B.../B.../B.../.RRR B");
 }
 
 #[test]
@@ -58,9 +45,7 @@ fn index_and_notation_round_trip_on_every_small_position() {
 #[test]
 fn index_round_trips_on_sampled_5x5_positions_and_tier_edges() {
     let game = game(5, Objective::Normal);
-    let mut samples: Vec<u64> = (0..200_000u64)
-        .map(|i| i * 1_200_301 % game.position_count())
-        .collect();
+    let mut samples: Vec<u64> = (0..200_000u64).map(|i| i * 1_200_301 % game.position_count()).collect();
     for tier in game.tiers() {
         samples.extend([tier.start, tier.start + 1, tier.end - 2, tier.end - 1]);
     }
@@ -74,9 +59,7 @@ fn moves_round_trip_through_notation() {
     for text in ["a3-b3", "c2-off", "e5-e4"] {
         assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
     }
-    for bad in [
-        "", "a3", "a3-", "a3-b", "A3-b3", "a0-a1", "a3_b3", "a3-offf",
-    ] {
+    for bad in ["", "a3", "a3-", "a3-b", "A3-b3", "a0-a1", "a3_b3", "a3-offf"] {
         assert!(bad.parse::<Move>().is_err(), "{bad:?}");
     }
 }
@@ -174,13 +157,7 @@ fn retrograde_agrees_with_the_naive_solver_on_every_position() {
         let fast = solved(&game);
         let naive = solve_naive(&game);
         for idx in 0..game.position_count() {
-            assert_eq!(
-                fast[idx as usize],
-                naive[idx as usize],
-                "{} {:?}",
-                game.unindex(idx),
-                game.objective()
-            );
+            assert_eq!(fast[idx as usize], naive[idx as usize], "{} {:?}", game.unindex(idx), game.objective());
         }
     }
 }
@@ -212,11 +189,7 @@ fn wins_have_a_losing_child_one_shorter_and_losses_only_winning_children() {
                 }
                 Value::Win(Plies(d)) => {
                     assert!(children.contains(&Value::Loss(Plies(d - 1))));
-                    assert!(
-                        children
-                            .iter()
-                            .all(|c| !matches!(c, Value::Loss(Plies(e)) if *e < d - 1))
-                    );
+                    assert!(children.iter().all(|c| !matches!(c, Value::Loss(Plies(e)) if *e < d - 1)));
                 }
                 Value::Loss(Plies(d)) => {
                     assert!(children.iter().all(|c| matches!(c, Value::Win(_))));
@@ -239,11 +212,7 @@ fn mirroring_preserves_value_and_distance() {
         for idx in 0..game.position_count() {
             let pos = game.unindex(idx);
             assert_eq!(pos.mirrored().mirrored(), pos);
-            assert_eq!(
-                values[game.index(&pos.mirrored()) as usize],
-                values[idx as usize],
-                "{pos}"
-            );
+            assert_eq!(values[game.index(&pos.mirrored()) as usize], values[idx as usize], "{pos}");
         }
     }
 }
@@ -251,10 +220,7 @@ fn mirroring_preserves_value_and_distance() {
 #[test]
 fn solves_are_identical_at_any_thread_count() {
     let game = game(4, Objective::Normal);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     assert_eq!(pool.install(|| solved(&game)), solved(&game));
 }
 
@@ -269,26 +235,18 @@ fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u
         assert!(blue_won, "Blue lost at {pos}");
         return 0;
     }
-    let child_value =
-        |m: Move| Value::of_move_into(values[game.index(&game.play_unchecked(&pos, m)) as usize]);
+    let child_value = |m: Move| Value::of_move_into(values[game.index(&game.play_unchecked(&pos, m)) as usize]);
     let replies: Vec<Move> = match pos.turn() {
         Player::Blue => {
-            let mut moves: Vec<(Move, Value)> = game
-                .legal_moves(&pos)
-                .into_iter()
-                .map(|m| (m, child_value(m)))
-                .collect();
+            let mut moves: Vec<(Move, Value)> =
+                game.legal_moves(&pos).into_iter().map(|m| (m, child_value(m))).collect();
             moves.sort_by(|a, b| b.1.cmp(&a.1));
             let ranked: Vec<Value> = moves.iter().map(|m| m.1).collect();
             vec![moves[crate::player::choose(&ranked, &mut rand::rng()).unwrap()].0]
         }
         Player::Red => game.legal_moves(&pos),
     };
-    replies
-        .into_iter()
-        .map(|m| 1 + blue_beats_every_defence(game, values, game.play_unchecked(&pos, m)))
-        .max()
-        .unwrap()
+    replies.into_iter().map(|m| 1 + blue_beats_every_defence(game, values, game.play_unchecked(&pos, m))).max().unwrap()
 }
 
 #[test]

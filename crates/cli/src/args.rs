@@ -1,0 +1,155 @@
+//! What the user typed: clap's view of the command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Strongly solve small board games, and play and study them against
+/// perfect play.
+#[derive(Debug, Parser)]
+#[command(name = "solved", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Where solved tables are cached [default: $SOLVED_DATA_DIR, else
+    /// $XDG_DATA_HOME/solved, else ~/.local/share/solved].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Worker threads for solving [default: one per core].
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every position of a game (or load the cached table) and summarise.
+    Solve {
+        #[command(subcommand)]
+        game: SolveGame,
+    },
+    /// Show a position's value and every move's value.
+    Probe {
+        #[command(subcommand)]
+        game: ProbeGame,
+    },
+    /// Re-check every published claim about a game.
+    Verify {
+        #[command(subcommand)]
+        game: VerifyGame,
+    },
+    /// Play a game in the terminal against the perfect player.
+    Play {
+        #[command(subcommand)]
+        game: PlayGame,
+    },
+    /// Time the solver with 1 and more threads, with peak memory.
+    Bench {
+        #[command(subcommand)]
+        game: BenchGame,
+    },
+    /// One timed solve in this process (used by `bench`).
+    #[command(hide = true)]
+    BenchRun {
+        #[command(subcommand)]
+        game: SolveGame,
+    },
+}
+
+/// Print results as JSON.
+#[derive(Debug, Args)]
+pub struct Output {
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which Dodgem.
+#[derive(Debug, Args)]
+pub struct DodgemArgs {
+    /// Board size (2 to 5).
+    #[arg(long, value_name = "N")]
+    pub size: u32,
+    /// Misère: getting all your cars off, or having no move, loses.
+    #[arg(long)]
+    pub misere: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SolveGame {
+    /// Dodgem.
+    Dodgem {
+        #[command(flatten)]
+        game: DodgemArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProbeGame {
+    /// Dodgem.
+    Dodgem {
+        /// Board size (2 to 5) [default: the position's].
+        #[arg(long, value_name = "N")]
+        size: Option<u32>,
+        /// Misère rules.
+        #[arg(long)]
+        misere: bool,
+        /// The position, ranks from the top, e.g. "B../B../.RR B".
+        position: String,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VerifyGame {
+    /// Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached).
+    Dodgem {
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+/// A Dodgem side.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub enum Side {
+    /// Moves first.
+    Blue,
+    /// Moves second.
+    Red,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlayGame {
+    /// Dodgem.
+    Dodgem {
+        #[command(flatten)]
+        game: DodgemArgs,
+        /// Your side.
+        #[arg(long = "as", value_enum, default_value = "blue")]
+        side: Side,
+        /// Show every move's value before you choose.
+        #[arg(long)]
+        hints: bool,
+        /// Seed for the computer's choice among equally good moves.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchGame {
+    /// Dodgem.
+    Dodgem {
+        #[command(flatten)]
+        game: DodgemArgs,
+        /// Thread counts to compare, each in a fresh process.
+        #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
+        thread_counts: Vec<usize>,
+        #[command(flatten)]
+        output: Output,
+    },
+}

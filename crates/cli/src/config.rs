@@ -1,0 +1,88 @@
+//! The resolved configuration: what the command line means, validated.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use solved_engine::TableStore;
+use solved_engine::retrograde::SolveError;
+use solved_games::dodgem::{Dodgem, Objective};
+use solved_games::registry::Game;
+use solved_games::tables::ObtainError;
+
+use crate::args::{Cli, DodgemArgs};
+
+/// Settings every command shares.
+#[derive(Debug)]
+pub struct Config {
+    /// The table cache.
+    pub store: TableStore,
+}
+
+impl Config {
+    pub fn resolve(cli: &Cli) -> anyhow::Result<Config> {
+        if let Some(threads) = cli.threads {
+            if threads == 0 {
+                bail!("--threads must be at least 1");
+            }
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+                .context("cannot start the worker threads")?;
+        }
+        Ok(Config { store: TableStore::new(data_dir(cli.data_dir.clone())?) })
+    }
+}
+
+fn data_dir(flag: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let from_env = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = flag.or_else(|| from_env("SOLVED_DATA_DIR")) {
+        return Ok(dir);
+    }
+    if let Some(dir) = from_env("XDG_DATA_HOME") {
+        return Ok(dir.join("solved"));
+    }
+    match from_env("HOME") {
+        Some(home) => Ok(home.join(".local/share/solved")),
+        None => bail!("no data directory: set --data-dir or SOLVED_DATA_DIR"),
+    }
+}
+
+pub fn dodgem(args: &DodgemArgs) -> anyhow::Result<Dodgem> {
+    let objective = if args.misere { Objective::Misere } else { Objective::Normal };
+    Ok(Dodgem::new(args.size, objective)?)
+}
+
+pub fn game(dodgem: &Dodgem) -> Game {
+    Game::Dodgem(dodgem.clone())
+}
+
+/// Prints a clap error as one line (help and version as they are).
+pub fn report_usage_error(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            let line = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("solved: {} (see --help)", line.trim_start_matches("error: "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// 130 for an interrupted solve, as for a shell job killed by Ctrl-C; 2 otherwise.
+pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
+    let interrupted = err.chain().any(|cause| {
+        matches!(cause.downcast_ref::<SolveError>(), Some(SolveError::Interrupted))
+            || matches!(cause.downcast_ref::<ObtainError>(), Some(ObtainError::Solve(SolveError::Interrupted)))
+    });
+    ExitCode::from(if interrupted { 130 } else { 2 })
+}

@@ -1,0 +1,108 @@
+//! The shapes of `--json` output.
+
+use serde::Serialize;
+use solved_engine::Value;
+
+/// A value as `"win"`, `"loss"` or `"draw"` with its distance.
+#[derive(Debug, Serialize)]
+pub struct ValueJson {
+    pub value: &'static str,
+    pub distance: Option<u16>,
+}
+
+impl From<Value> for ValueJson {
+    fn from(value: Value) -> ValueJson {
+        ValueJson { value: value.outcome_word(), distance: value.plies().map(|p| p.0) }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct TallyJson {
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DodgemSolveJson {
+    pub game: &'static str,
+    pub size: u8,
+    pub variant: &'static str,
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub reachable: TallyJson,
+    pub start: ValueJson,
+    pub max_win_distance: Option<u16>,
+    pub max_loss_distance: Option<u16>,
+    pub mutual_zugzwang: u64,
+    pub seconds: f64,
+    pub table: String,
+    pub cached: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProbeJson {
+    pub position: String,
+    #[serde(flatten)]
+    pub value: ValueJson,
+    pub moves: Vec<MoveJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MoveJson {
+    #[serde(rename = "move")]
+    pub m: String,
+    #[serde(flatten)]
+    pub value: ValueJson,
+    pub position: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ClaimJson {
+    pub id: String,
+    pub claim: String,
+    pub source: String,
+    pub published: String,
+    pub ours: String,
+    pub agrees: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RecordMoveJson {
+    pub ply: usize,
+    pub written: String,
+    pub ours: String,
+    pub before: Option<String>,
+    pub legal: Option<bool>,
+    pub value_before: Option<ValueJson>,
+    pub value_after: Option<ValueJson>,
+    pub drawing_moves: usize,
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct VerifyJson {
+    pub game: &'static str,
+    pub claims: Vec<ClaimJson>,
+    pub record: Vec<RecordMoveJson>,
+    pub all_agree: bool,
+}
+
+#[derive(Debug, Serialize, serde::Deserialize)]
+pub struct BenchRunJson {
+    pub threads: usize,
+    pub positions: u64,
+    pub seconds: f64,
+    pub peak_memory_bytes: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BenchJson {
+    pub game: &'static str,
+    pub size: u8,
+    pub variant: &'static str,
+    pub runs: Vec<BenchRunJson>,
+}

@@ -1,0 +1,61 @@
+//! The progress bar on stderr, and Ctrl-C.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use solved_engine::Progress;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes the first Ctrl-C ask running solves to stop cleanly (nothing is
+/// half-written: tables appear only by rename), and a second one exit at once.
+pub fn handle_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nsolved: stopping (press Ctrl-C again to quit at once)");
+    });
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+#[derive(Debug)]
+pub struct Bar {
+    bar: ProgressBar,
+}
+
+impl Bar {
+    pub fn new() -> Bar {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(5));
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>10} [{bar:40}] {percent:>3}% {elapsed} (eta {eta})")
+                .expect("the template is valid")
+                .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Bar { bar }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, phase: &str, total: u64) {
+        self.bar.set_message(phase.to_string());
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+    }
+
+    fn advance(&self, units: u64) {
+        self.bar.inc(units);
+    }
+
+    fn should_stop(&self) -> bool {
+        INTERRUPTED.load(Ordering::Relaxed)
+    }
+}
