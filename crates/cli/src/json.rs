@@ -68,6 +68,8 @@ pub struct ClaimJson {
     pub published: String,
     pub ours: String,
     pub agrees: bool,
+    /// Set when the published item is shown to be wrong.
+    pub erratum: Option<String>,
 }
 
 #[derive(Debug, Serialize)]

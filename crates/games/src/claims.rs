@@ -1,5 +1,25 @@
 //! Published claims and how ours compare, for every game's `verify`.
 
+/// How our figure compares with a published one.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Verdict {
+    /// They agree.
+    Agrees,
+    /// They disagree, and nothing explains it: a failure of ours until
+    /// shown otherwise.
+    Disagrees,
+    /// They disagree because the published item is demonstrably wrong (a
+    /// misprint, an illegal move); the text says what is right instead.
+    Erratum(String),
+}
+
+impl Verdict {
+    /// `Agrees` or `Disagrees`.
+    pub fn of(agrees: bool) -> Verdict {
+        if agrees { Verdict::Agrees } else { Verdict::Disagrees }
+    }
+}
+
 /// One published claim, checked.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct ClaimCheck {
@@ -13,8 +33,8 @@ pub struct ClaimCheck {
     pub published: String,
     /// Our figure.
     pub ours: String,
-    /// Whether they agree.
-    pub agrees: bool,
+    /// How they compare.
+    pub verdict: Verdict,
 }
 
 impl ClaimCheck {
@@ -24,7 +44,7 @@ impl ClaimCheck {
         source: &str,
         published: impl Into<String>,
         ours: impl Into<String>,
-        agrees: bool,
+        verdict: Verdict,
     ) -> ClaimCheck {
         ClaimCheck {
             id: id.into(),
@@ -32,7 +52,7 @@ impl ClaimCheck {
             source: source.into(),
             published: published.into(),
             ours: ours.into(),
-            agrees,
+            verdict,
         }
     }
 }

@@ -9,8 +9,8 @@ use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::{DenseIndex, Table, Value};
-use solved_games::claims::ClaimCheck;
-use solved_games::dodgem::{Dodgem, Move, Objective, Player, Position, RecordCheck, Square};
+use solved_games::claims::{ClaimCheck, Verdict};
+use solved_games::dodgem::{Dodgem, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
 use solved_games::tables::Provenance;
 
@@ -114,7 +114,8 @@ pub fn probe(config: &Config, size: Option<u32>, misere: bool, text: &str, json:
 
 pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
     let (claims, record) = solved_games::dodgem::verify(|game| open_table(config, game).map(|(t, _)| t))?;
-    let all_agree = claims.iter().all(|c| c.agrees);
+    // Errata (published items shown wrong) are reported, not failures.
+    let all_agree = !claims.iter().any(|c| c.verdict == Verdict::Disagrees);
     if json {
         let report = VerifyJson {
             game: "dodgem",
@@ -138,20 +139,23 @@ fn claim_json(c: &ClaimCheck) -> ClaimJson {
         source: c.source.clone(),
         published: c.published.clone(),
         ours: c.ours.clone(),
-        agrees: c.agrees,
+        agrees: c.verdict == Verdict::Agrees,
+        erratum: match &c.verdict {
+            Verdict::Erratum(note) => Some(note.clone()),
+            _ => None,
+        },
     }
 }
 
-fn record_json(record: &RecordCheck) -> Vec<RecordMoveJson> {
+fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
     record
-        .moves
         .iter()
         .map(|m| RecordMoveJson {
             ply: m.ply,
             written: m.written.clone(),
             ours: m.ours.clone(),
             before: m.before.map(|p| p.to_string()),
-            legal: m.before.map(|_| m.illegal.is_none()),
+            legal: m.before.map(|_| m.legal_as_written),
             value_before: m.value_before.map(Into::into),
             value_after: m.value_after.map(Into::into),
             drawing_moves: m.drawing_moves,
@@ -163,7 +167,11 @@ fn record_json(record: &RecordCheck) -> Vec<RecordMoveJson> {
 fn print_claims(claims: &[ClaimCheck]) {
     let mut rows = vec![["#", "claim", "source", "published", "ours", "agrees"].map(String::from).to_vec()];
     for c in claims {
-        let agrees = if c.agrees { "yes" } else { "NO" };
+        let agrees = match c.verdict {
+            Verdict::Agrees => "yes",
+            Verdict::Disagrees => "NO",
+            Verdict::Erratum(_) => "no: erratum",
+        };
         rows.push(vec![
             c.id.clone(),
             c.claim.clone(),
@@ -174,14 +182,19 @@ fn print_claims(claims: &[ClaimCheck]) {
         ]);
     }
     print!("{}", columns(&rows));
+    for c in claims {
+        if let Verdict::Erratum(note) = &c.verdict {
+            println!("erratum in {} ({}): {note}", c.claim, c.source);
+        }
+    }
 }
 
-fn print_record(record: &RecordCheck) {
+fn print_record(record: &[RecordMove]) {
     println!("\ndesJardins' 4x4 record (his transposed notation, then ours), replayed:");
     let mut rows = vec![
         ["ply", "his", "ours", "value before", "move value", "drawing moves", "problems"].map(String::from).to_vec(),
     ];
-    for m in &record.moves {
+    for m in record {
         let show = |v: Option<Value>| v.map_or("-".into(), |v| v.to_string());
         let problems = if m.problems.is_empty() { "none".into() } else { m.problems.join("; ") };
         rows.push(vec![

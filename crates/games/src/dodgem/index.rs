@@ -1,25 +1,37 @@
-//! The dense index of Dodgem positions.
+//! Dense indices of Dodgem positions: one up to symmetry, for the solver and
+//! its tables, and one of every position, for counts and checks.
 //!
-//! Positions are grouped into tiers by how many cars each side has left,
-//! since cars that leave never come back. Tiers are stored in solving order
-//! (fewest cars first), so every move that takes a car off the board leads
-//! to a lower index.
+//! # Symmetry
 //!
-//! Within the tier of `b` Blue and `r` Red cars, with `k = b + r`, a
-//! position's local index is
-//! `(rank(occupied squares) * C(k, b) + rank(Blue among them)) * 2 + turn`:
-//! the occupied squares as a `k`-subset of the board, which of them are Blue
-//! as a `b`-subset of the `k`, and the side to move in the lowest bit (so
-//! the two sides to move of one placement sit next to each other).
+//! Reflecting the board in the diagonal through `a1` turns Blue's cars into
+//! Red's and back; with the side to move swapped too, the rules are the
+//! same, so value and distance are unchanged. Since the reflection always
+//! swaps the side to move, every Red-to-move position is the mirror image of
+//! exactly one Blue-to-move position. The solver's index therefore covers
+//! Blue-to-move positions only (half of all), and a Red-to-move position is
+//! looked up through its mirror image. This halves the table and the work.
+//!
+//! # Layout
+//!
+//! A *placement* of `b` Blue and `r` Red cars (`k = b + r`) is ranked as
+//! `rank(occupied squares) * C(k, b) + rank(Blue's among them)`: the occupied
+//! squares as a `k`-subset of the board, which of them are Blue as a
+//! `b`-subset of the `k`. Placements are grouped into blocks by `(b, r)`.
+//!
+//! Cars that leave never come back, so tiers group blocks by how many cars
+//! are left, fewest first, and moves off the board lead to lower indices. A
+//! Blue-to-move position of `(b, r)` moves to a Red-to-move one of `(b, r)`,
+//! whose mirror image is a Blue-to-move position of `(r, b)`; so a tier of
+//! the symmetric index holds the blocks `(b, r)` and `(r, b)` together.
 
 use std::ops::Range;
 
 use solved_engine::{Subsets, binomial};
 
-use super::{ByPlayer, Player, Position};
+use super::{ByPlayer, MAX_SIZE, Player, Position};
 
 /// The most cars a side has (on the largest board).
-const MAX_CARS: usize = super::MAX_SIZE as usize - 1;
+const MAX_CARS: usize = MAX_SIZE as usize - 1;
 
 /// `C(n, k)` for the ranks of Blue's cars among the occupied squares.
 const SMALL_BINOMIALS: [[u32; MAX_CARS + 1]; 2 * MAX_CARS + 1] = {
@@ -36,79 +48,44 @@ const SMALL_BINOMIALS: [[u32; MAX_CARS + 1]; 2 * MAX_CARS + 1] = {
     table
 };
 
-#[derive(Clone, Debug)]
-struct Tier {
-    blue: u32,
-    red: u32,
-    start: u64,
-    len: u64,
-    /// `C(blue + red, blue)`: the ways to colour one set of occupied squares.
-    patterns: u32,
-}
-
-/// Ranks and unranks the positions of one board size.
+/// Ranks placements of cars within their block.
 ///
-/// Every tier of every size up to 5×5 has fewer than 2^32 positions, so
-/// local indices use 32-bit arithmetic.
+/// Every block of every size up to 5×5 has fewer than 2^32 placements, so
+/// ranks are 32-bit.
 #[derive(Clone, Debug)]
-pub struct DodgemIndex {
-    size: u8,
-    tiers: Vec<Tier>,
-    /// The tier of `b` Blue and `r` Red cars is `tiers[slot[b][r]]`.
-    slot: [[u8; MAX_CARS + 1]; MAX_CARS + 1],
+struct Placements {
     occupied: Vec<Subsets>,
     /// Every `k`-subset of the board, in rank order, for fast unranking.
     occupied_masks: Vec<Vec<u32>>,
     /// Every `b`-subset of `k` bits, in rank order, at `[k][b]`.
     patterns: Vec<Vec<Vec<u8>>>,
-    count: u64,
+    /// Ways to colour `k` occupied squares with `b` Blue cars, at `[k][b]`.
+    colourings: [[u32; MAX_CARS + 1]; 2 * MAX_CARS + 1],
 }
 
-impl DodgemIndex {
-    pub(super) fn new(size: u8) -> DodgemIndex {
+impl Placements {
+    fn new(size: u8) -> Placements {
         let squares = u32::from(size) * u32::from(size);
         let most = u32::from(size) - 1;
-        let mut pairs: Vec<(u32, u32)> = (0..=most).flat_map(|b| (0..=most).map(move |r| (b, r))).collect();
-        pairs.sort_by_key(|&(b, r)| (b + r, b));
-        let mut tiers = Vec::new();
-        let mut slot = [[0; MAX_CARS + 1]; MAX_CARS + 1];
-        let mut start = 0;
-        for (blue, red) in pairs {
-            let k = blue + red;
-            let patterns = binomial(k, blue);
-            let len = binomial(squares, k) * patterns * 2;
-            assert!(len < 1 << 32, "tiers fit 32-bit local indices");
-            slot[blue as usize][red as usize] = tiers.len() as u8;
-            tiers.push(Tier { blue, red, start, len, patterns: patterns as u32 });
-            start += len;
-        }
         let occupied: Vec<Subsets> = (0..=2 * most).map(|k| Subsets::new(squares, k)).collect();
         let occupied_masks = occupied.iter().map(|s| s.iter().map(|m| m as u32).collect()).collect();
         let patterns = (0..=2 * most)
             .map(|k| (0..=k.min(most)).map(|b| Subsets::new(k, b).iter().map(|m| m as u8).collect()).collect())
             .collect();
-        DodgemIndex { size, tiers, slot, occupied, occupied_masks, patterns, count: start }
+        Placements { occupied, occupied_masks, patterns, colourings: SMALL_BINOMIALS }
     }
 
-    /// The number of positions: every placement of up to n−1 cars a side,
-    /// with either side to move.
-    pub fn count(&self) -> u64 {
-        self.count
+    /// The number of placements of `blue` and `red` cars.
+    fn count(&self, blue: u32, red: u32) -> u64 {
+        self.occupied[(blue + red) as usize].count() * u64::from(self.colourings[(blue + red) as usize][blue as usize])
     }
 
-    /// The tiers' index ranges, fewest cars first.
-    pub fn tiers(&self) -> Vec<Range<u64>> {
-        self.tiers.iter().map(|t| t.start..t.start + t.len).collect()
-    }
-
-    /// The index of `pos`, which must be on this board.
     #[inline]
-    pub fn index(&self, pos: &Position) -> u64 {
-        debug_assert_eq!(pos.size, self.size);
-        let ByPlayer { blue, red } = pos.cars;
-        let tier = &self.tiers[usize::from(self.slot[blue.count_ones() as usize][red.count_ones() as usize])];
+    fn rank(&self, cars: ByPlayer<u32>) -> u32 {
+        let ByPlayer { blue, red } = cars;
         let occupied = blue | red;
-        let occupied_rank = self.occupied[(tier.blue + tier.red) as usize].rank(u64::from(occupied)) as u32;
+        let k = occupied.count_ones() as usize;
+        let occupied_rank = self.occupied[k].rank(u64::from(occupied)) as u32;
         // Blue's cars as a subset of the occupied squares, in a fixed number
         // of steps so that the loop never mispredicts.
         let mut pattern_rank = 0;
@@ -119,25 +96,15 @@ impl DodgemIndex {
             pattern_rank += if lowest == 0 { 0 } else { SMALL_BINOMIALS[below][order] };
             rest ^= lowest;
         }
-        let local = (occupied_rank * tier.patterns + pattern_rank) * 2 + pos.turn as u32;
-        tier.start + u64::from(local)
+        occupied_rank * self.colourings[k][blue.count_ones() as usize] + pattern_rank
     }
 
-    /// The position with index `idx < count()`.
-    pub fn unindex(&self, idx: u64) -> Position {
-        self.unindex_in_tier(self.tiers.partition_point(|t| t.start <= idx) - 1, idx)
-    }
-
-    /// The position with index `idx`, which lies in the `tier`-th tier.
     #[inline]
-    pub fn unindex_in_tier(&self, tier: usize, idx: u64) -> Position {
-        let tier = &self.tiers[tier];
-        let local = (idx - tier.start) as u32;
-        let turn = if local & 1 == 0 { Player::Blue } else { Player::Red };
-        let placement = local >> 1;
-        let k = (tier.blue + tier.red) as usize;
-        let occupied = self.occupied_masks[k][(placement / tier.patterns) as usize];
-        let pattern = self.patterns[k][tier.blue as usize][(placement % tier.patterns) as usize];
+    fn unrank(&self, blue: u32, red: u32, rank: u32) -> ByPlayer<u32> {
+        let k = (blue + red) as usize;
+        let colourings = self.colourings[k][blue as usize];
+        let occupied = self.occupied_masks[k][(rank / colourings) as usize];
+        let pattern = self.patterns[k][blue as usize][(rank % colourings) as usize];
         let mut blue = 0;
         let mut rest = occupied;
         for order in 0..2 * MAX_CARS {
@@ -145,6 +112,200 @@ impl DodgemIndex {
             blue |= lowest & 0u32.wrapping_sub(u32::from(pattern >> order) & 1);
             rest ^= lowest;
         }
-        Position { size: self.size, cars: ByPlayer { blue, red: occupied & !blue }, turn }
+        ByPlayer { blue, red: occupied & !blue }
+    }
+}
+
+/// Reflects car masks in the diagonal through `a1`, a byte at a time.
+#[derive(Clone, Debug)]
+struct Transpose {
+    chunks: Vec<[u32; 256]>,
+}
+
+impl Transpose {
+    fn new(size: u8) -> Transpose {
+        let n = u32::from(size);
+        let chunks = (0..(n * n).div_ceil(8))
+            .map(|chunk| {
+                std::array::from_fn(|byte| {
+                    (0..8).filter(|bit| byte & (1 << bit) != 0).fold(0, |mask, bit| {
+                        let square = 8 * chunk + bit;
+                        mask | 1 << ((square % n) * n + square / n)
+                    })
+                })
+            })
+            .collect();
+        Transpose { chunks }
+    }
+
+    #[inline]
+    fn apply(&self, mask: u32) -> u32 {
+        self.chunks.iter().enumerate().fold(0, |out, (i, table)| out | table[((mask >> (8 * i)) & 0xff) as usize])
+    }
+}
+
+/// Where one block of placements sits in an index.
+#[derive(Copy, Clone, Debug, Default)]
+struct Block {
+    start: u64,
+    len: u64,
+}
+
+/// Blocks `(b, r)` in solving order: fewest cars first, and `(b, r)` next
+/// to `(r, b)`.
+fn block_order(size: u8) -> Vec<(u32, u32)> {
+    let most = u32::from(size) - 1;
+    let mut pairs: Vec<(u32, u32)> = (0..=most).flat_map(|b| (0..=most).map(move |r| (b, r))).collect();
+    pairs.sort_by_key(|&(b, r)| (b + r, b.max(r), b));
+    pairs
+}
+
+/// The index of Dodgem positions up to the diagonal reflection: every
+/// Blue-to-move position, each standing for itself and its mirror image.
+#[derive(Clone, Debug)]
+pub struct DodgemIndex {
+    size: u8,
+    placements: Placements,
+    transpose: Transpose,
+    blocks: [[Block; MAX_CARS + 1]; MAX_CARS + 1],
+    tiers: Vec<Range<u64>>,
+    /// The cars `(b, r)` of each tier's first block; a second block, if
+    /// any, is `(r, b)`.
+    tier_cars: Vec<(u32, u32)>,
+    count: u64,
+}
+
+impl DodgemIndex {
+    pub(super) fn new(size: u8) -> DodgemIndex {
+        let placements = Placements::new(size);
+        let mut blocks = [[Block::default(); MAX_CARS + 1]; MAX_CARS + 1];
+        let mut tiers: Vec<Range<u64>> = Vec::new();
+        let mut tier_cars = Vec::new();
+        let mut start = 0;
+        for (blue, red) in block_order(size) {
+            let len = placements.count(blue, red);
+            blocks[blue as usize][red as usize] = Block { start, len };
+            if blue > red {
+                // The mirror-image block (red, blue) came just before.
+                tiers.last_mut().expect("mirror block is listed first").end = start + len;
+            } else {
+                tiers.push(start..start + len);
+                tier_cars.push((blue, red));
+            }
+            start += len;
+        }
+        DodgemIndex { size, placements, transpose: Transpose::new(size), blocks, tiers, tier_cars, count: start }
+    }
+
+    /// The number of indices: the Blue-to-move positions, which is half of
+    /// all positions.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The tiers' index ranges, in solving order.
+    pub fn tiers(&self) -> Vec<Range<u64>> {
+        self.tiers.clone()
+    }
+
+    /// The mirror image of `pos`: reflected in the diagonal through `a1`,
+    /// Blue and Red swapped, and the other side to move.
+    #[inline]
+    pub fn mirror(&self, pos: &Position) -> Position {
+        let ByPlayer { blue, red } = pos.cars;
+        Position {
+            size: pos.size,
+            cars: ByPlayer { blue: self.transpose.apply(red), red: self.transpose.apply(blue) },
+            turn: pos.turn.other(),
+        }
+    }
+
+    /// The mirror image of the square with bit number `bit`, as a mask.
+    #[inline]
+    pub(super) fn mirror_square(&self, bit: u32) -> u32 {
+        self.transpose.apply(1 << bit)
+    }
+
+    /// The index of `pos`, or of its mirror image if Red is to move.
+    #[inline]
+    pub fn index(&self, pos: &Position) -> u64 {
+        match pos.turn {
+            Player::Blue => self.index_blue_to_move(pos.cars),
+            Player::Red => self.index_blue_to_move(self.mirror(pos).cars),
+        }
+    }
+
+    /// The index of the position with these cars and Blue to move.
+    #[inline]
+    pub(super) fn index_blue_to_move(&self, cars: ByPlayer<u32>) -> u64 {
+        let block = &self.blocks[cars.blue.count_ones() as usize][cars.red.count_ones() as usize];
+        block.start + u64::from(self.placements.rank(cars))
+    }
+
+    /// The Blue-to-move position with index `idx < count()`.
+    pub fn unindex(&self, idx: u64) -> Position {
+        self.unindex_in_tier(self.tiers.partition_point(|t| t.start <= idx) - 1, idx)
+    }
+
+    /// The Blue-to-move position with index `idx`, which lies in the
+    /// `tier`-th tier.
+    #[inline]
+    pub fn unindex_in_tier(&self, tier: usize, idx: u64) -> Position {
+        let (mut blue, mut red) = self.tier_cars[tier];
+        let mut block = &self.blocks[blue as usize][red as usize];
+        if idx >= block.start + block.len {
+            (blue, red) = (red, blue);
+            block = &self.blocks[blue as usize][red as usize];
+        }
+        let rank = (idx - block.start) as u32;
+        Position { size: self.size, cars: self.placements.unrank(blue, red, rank), turn: Player::Blue }
+    }
+}
+
+/// The index of every position, both sides to move: placements in the same
+/// block order, the side to move in the lowest bit.
+#[derive(Clone, Debug)]
+pub struct AllPositions {
+    size: u8,
+    placements: Placements,
+    blocks: [[Block; MAX_CARS + 1]; MAX_CARS + 1],
+    starts: Vec<(u64, u32, u32)>,
+    count: u64,
+}
+
+impl AllPositions {
+    pub(super) fn new(size: u8) -> AllPositions {
+        let placements = Placements::new(size);
+        let mut blocks = [[Block::default(); MAX_CARS + 1]; MAX_CARS + 1];
+        let mut starts = Vec::new();
+        let mut start = 0;
+        for (blue, red) in block_order(size) {
+            let len = 2 * placements.count(blue, red);
+            blocks[blue as usize][red as usize] = Block { start, len };
+            starts.push((start, blue, red));
+            start += len;
+        }
+        AllPositions { size, placements, blocks, starts, count: start }
+    }
+
+    /// The number of positions: every placement of up to n−1 cars a side,
+    /// with either side to move.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The index of `pos`.
+    #[inline]
+    pub fn index(&self, pos: &Position) -> u64 {
+        let block = &self.blocks[pos.cars.blue.count_ones() as usize][pos.cars.red.count_ones() as usize];
+        block.start + 2 * u64::from(self.placements.rank(pos.cars)) + pos.turn as u64
+    }
+
+    /// The position with index `idx < count()`.
+    pub fn unindex(&self, idx: u64) -> Position {
+        let (start, blue, red) = self.starts[self.starts.partition_point(|s| s.0 <= idx) - 1];
+        let local = idx - start;
+        let turn = if local & 1 == 0 { Player::Blue } else { Player::Red };
+        Position { size: self.size, cars: self.placements.unrank(blue, red, (local >> 1) as u32), turn }
     }
 }

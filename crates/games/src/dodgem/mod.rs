@@ -14,12 +14,14 @@ mod notation;
 mod solve;
 
 use std::fmt;
+use std::sync::Arc;
 
 use solved_engine::{Plies, Value};
 
-pub use self::claims::{RecordCheck, RecordMove, verify};
-pub use self::index::DodgemIndex;
+pub use self::claims::{RecordMove, verify};
+pub use self::index::{AllPositions, DodgemIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError};
+pub use self::solve::EveryPosition;
 pub use self::solve::{Summary, Tally};
 
 /// A player.
@@ -188,25 +190,9 @@ impl Position {
         [Player::Blue, Player::Red].into_iter().find(|&p| self.cars[p] & bit != 0)
     }
 
-    /// The same cars with the other side to move.
+    /// The same cars with `turn` to move.
     pub fn with_turn(self, turn: Player) -> Position {
         Position { turn, ..self }
-    }
-
-    /// The reflection in the diagonal through `a1`, which turns Blue's cars
-    /// into Red's and back, with the side to move swapped too.
-    pub fn mirrored(&self) -> Position {
-        let transpose = |mask: u32| {
-            bits(mask).fold(0, |acc, bit| {
-                let square = Square::from_bit(bit, self.size);
-                acc | Square::new(square.rank, square.file).bit(self.size)
-            })
-        };
-        Position {
-            size: self.size,
-            cars: ByPlayer { blue: transpose(self.cars.red), red: transpose(self.cars.blue) },
-            turn: self.turn.other(),
-        }
     }
 }
 
@@ -247,7 +233,8 @@ pub struct Dodgem {
     last_file: u32,
     bottom_rank: u32,
     top_rank: u32,
-    index: DodgemIndex,
+    index: Arc<DodgemIndex>,
+    all: Arc<AllPositions>,
 }
 
 /// Destinations of a side's on-board moves, by direction, as masks of the
@@ -278,7 +265,8 @@ impl Dodgem {
             last_file: first_file << (n - 1),
             bottom_rank: (1 << n) - 1,
             top_rank: ((1 << n) - 1) << (n * (n - 1)),
-            index: DodgemIndex::new(size as u8),
+            index: Arc::new(DodgemIndex::new(size as u8)),
+            all: Arc::new(AllPositions::new(size as u8)),
         })
     }
 
@@ -292,9 +280,21 @@ impl Dodgem {
         self.objective
     }
 
-    /// The dense index of this board's positions.
+    /// The solver's index of this board's positions, up to symmetry.
     pub fn positions(&self) -> &DodgemIndex {
         &self.index
+    }
+
+    /// The index of every position of this board, both sides to move.
+    pub fn all_positions(&self) -> &AllPositions {
+        &self.all
+    }
+
+    /// The mirror image of `pos`: reflected in the diagonal through `a1`,
+    /// which swaps Blue and Red, with the other side to move. It has the
+    /// same value and distance.
+    pub fn mirror(&self, pos: &Position) -> Position {
+        self.index.mirror(pos)
     }
 
     /// The starting position: Blue on `a2…an`, Red on `b1…n1`, Blue to move.
@@ -349,11 +349,10 @@ impl Dodgem {
         stuck.then_some(-goal_reached)
     }
 
-    /// The legal moves at `pos`, in a fixed order; none once the game is over.
-    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        if self.outcome(pos).is_some() {
-            return Vec::new();
-        }
+    /// Calls `f(from, to)` for each car move of the side to move, as bit
+    /// numbers of squares, `to` being `None` for a car leaving the board.
+    /// Ignores whether the game is over.
+    fn for_each_step(&self, pos: &Position, mut f: impl FnMut(u32, Option<u32>)) {
         let n = u32::from(self.size);
         let steps = self.steps(pos, pos.turn);
         // The square each direction's target came from.
@@ -361,16 +360,37 @@ impl Dodgem {
             Player::Blue => [|t, _| t - 1, |t, n| t - n, |t, n| t + n],
             Player::Red => [|t, n| t - n, |t, _| t + 1, |t, _| t - 1],
         };
-        let mut moves = Vec::new();
         for (targets, source) in steps.targets.into_iter().zip(sources) {
             for target in bits(targets) {
-                let from = Square::from_bit(source(target, n), self.size);
-                moves.push(Move { from, to: Destination::Square(Square::from_bit(target, self.size)) });
+                f(source(target, n), Some(target));
             }
         }
         for exit in bits(steps.exits) {
-            moves.push(Move { from: Square::from_bit(exit, self.size), to: Destination::Off });
+            f(exit, None);
         }
+    }
+
+    /// Calls `f` with the position after each legal move, without building
+    /// [`Move`]s. Ignores whether the game is over.
+    pub(crate) fn for_each_child_unchecked(&self, pos: &Position, mut f: impl FnMut(Position)) {
+        self.for_each_step(pos, |from, to| {
+            let mut child = *pos;
+            child.cars[pos.turn] = (pos.cars[pos.turn] & !(1 << from)) | to.map_or(0, |t| 1 << t);
+            child.turn = pos.turn.other();
+            f(child);
+        });
+    }
+
+    /// The legal moves at `pos`, sorted; none once the game is over.
+    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.outcome(pos).is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.for_each_step(pos, |from, to| {
+            let to = to.map_or(Destination::Off, |t| Destination::Square(Square::from_bit(t, self.size)));
+            moves.push(Move { from: Square::from_bit(from, self.size), to });
+        });
         moves.sort();
         moves
     }

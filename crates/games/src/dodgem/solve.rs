@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use solved_engine::table::{Encoding, TableKey};
 use solved_engine::{DenseIndex, Expansion, Plies, Rules, Table, TieredRetrograde, Value, reachable};
 
-use super::{Destination, Dodgem, Move, Player, Position, Square, bits};
+use super::{Dodgem, Move, Player, Position, bits};
 
 impl Rules for Dodgem {
     type Position = Position;
@@ -15,13 +15,13 @@ impl Rules for Dodgem {
         self.outcome(pos)
     }
 
-    fn for_each_child(&self, pos: &Position, mut f: impl FnMut(Position)) {
-        for m in self.legal_moves(pos) {
-            f(self.play_unchecked(pos, m));
-        }
+    fn for_each_child(&self, pos: &Position, f: impl FnMut(Position)) {
+        self.for_each_child_unchecked(pos, f);
     }
 }
 
+/// The solver's index: positions up to the diagonal reflection (see
+/// [`DodgemIndex`](super::DodgemIndex)).
 impl DenseIndex for Dodgem {
     fn position_count(&self) -> u64 {
         self.index.count()
@@ -33,6 +33,38 @@ impl DenseIndex for Dodgem {
 
     fn unindex(&self, idx: u64) -> Position {
         self.index.unindex(idx)
+    }
+}
+
+/// Dodgem with every position indexed on its own, both sides to move: for
+/// counting reachable positions and for checks that must not lean on the
+/// symmetry the solver uses.
+#[derive(Copy, Clone, Debug)]
+pub struct EveryPosition<'a>(pub &'a Dodgem);
+
+impl Rules for EveryPosition<'_> {
+    type Position = Position;
+
+    fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        self.0.outcome(pos)
+    }
+
+    fn for_each_child(&self, pos: &Position, f: impl FnMut(Position)) {
+        self.0.for_each_child_unchecked(pos, f);
+    }
+}
+
+impl DenseIndex for EveryPosition<'_> {
+    fn position_count(&self) -> u64 {
+        self.0.all.count()
+    }
+
+    fn index(&self, pos: &Position) -> u64 {
+        self.0.all.index(pos)
+    }
+
+    fn unindex(&self, idx: u64) -> Position {
+        self.0.all.unindex(idx)
     }
 }
 
@@ -53,44 +85,53 @@ impl TieredRetrograde for Dodgem {
         if let Some(value) = self.outcome(pos) {
             return Expansion::Terminal(value);
         }
-        for exit in bits(self.steps(pos, pos.turn).exits) {
-            let m = Move { from: Square::from_bit(exit, self.size), to: Destination::Off };
-            earlier_child(self.index.index(&self.play_unchecked(pos, m)));
+        let exits = self.steps(pos, pos.turn).exits;
+        if exits != 0 {
+            // A child has the other side to move, so its index is that of
+            // its mirror image: this position's mirror image (computed once)
+            // without the reflected car, and with this side to move.
+            let mirror = self.index.mirror(pos);
+            let opponent = pos.turn.other();
+            for exit in bits(exits) {
+                let mut child = mirror;
+                child.cars[opponent] &= !self.index.mirror_square(exit);
+                child.turn = pos.turn;
+                earlier_child(self.index.index(&child));
+            }
         }
         Expansion::Moves { in_tier: self.on_board_moves(pos) as u8 }
     }
 
     fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64)) {
-        let mover = pos.turn.other();
-        // With no cars of the side to move, every parent would already be
-        // over (that side would have just got its last car off).
-        if pos.cars[pos.turn] == 0 {
+        // Parents have the other side to move. Those of a Blue-to-move
+        // position are generated as the (Blue-to-move) parents of its
+        // mirror image, which index without a reflection each.
+        let pos = match pos.turn {
+            Player::Blue => self.index.mirror(pos),
+            Player::Red => *pos,
+        };
+        let mover = Player::Blue;
+        // With no Red cars, every parent would already be over (Red would
+        // have just got its last car off).
+        if pos.cars.red == 0 {
             return;
         }
         let n = u32::from(self.size);
-        let cars = pos.cars[mover];
+        let cars = pos.cars.blue;
         let empty = self.board & !(pos.cars.blue | pos.cars.red);
-        // For each way the mover's cars move: the squares a car could have
-        // come from (empty now), and the step that brought it here.
-        let origins: [(u32, i32); 3] = match mover {
-            Player::Blue => [
-                (((cars & !self.first_file) >> 1) & empty, 1),
-                ((cars >> n) & empty, n as i32),
-                ((cars << n) & empty, -(n as i32)),
-            ],
-            Player::Red => [
-                ((cars >> n) & empty, n as i32),
-                (((cars & !self.last_file) << 1) & empty, -1),
-                (((cars & !self.first_file) >> 1) & empty, 1),
-            ],
-        };
+        // For each way Blue's cars move (right, up, down): the squares a car
+        // could have come from (empty now), and the step that brought it here.
+        let origins: [(u32, i32); 3] = [
+            (((cars & !self.first_file) >> 1) & empty, 1),
+            ((cars >> n) & empty, n as i32),
+            ((cars << n) & empty, -(n as i32)),
+        ];
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
-                let mut parent = *pos;
-                parent.cars[mover] = (cars & !(1 << target)) | 1 << source;
-                parent.turn = mover;
-                f(self.index.index(&parent));
+                let mut parent = pos.cars;
+                parent[mover] = (cars & !(1 << target)) | 1 << source;
+                f(self.index.index_blue_to_move(parent));
             }
         }
     }
@@ -110,6 +151,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    fn merge(self, other: Tally) -> Tally {
+        Tally {
+            positions: self.positions + other.positions,
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+        }
+    }
+
     fn add(&mut self, value: Value) {
         self.positions += 1;
         match value {
@@ -149,44 +199,75 @@ impl Dodgem {
         }
     }
 
+    /// The value of `pos` in a solved table of this game.
+    pub fn probe(&self, table: &Table, pos: &Position) -> Value {
+        table.probe(self.index.index(pos))
+    }
+
     /// Summarises a solved table of this game.
+    ///
+    /// Counts are over every position: each index stands for a position
+    /// and its mirror image, which have the same value, so they count twice.
     pub fn summary(&self, table: &Table) -> Summary {
         let chunk = 1 << 16;
-        let placements = table.len() / 2;
-        let (max_win, max_loss, mutual_zugzwang) = (0..placements.div_ceil(chunk))
+        let (max_win, max_loss) = (0..table.len().div_ceil(chunk))
             .into_par_iter()
             .map(|c| {
-                let (mut max_win, mut max_loss, mut mutual) = (None, None, 0);
-                for placement in c * chunk..((c + 1) * chunk).min(placements) {
-                    let pair = [table.probe(2 * placement), table.probe(2 * placement + 1)];
-                    for value in pair {
-                        match value {
-                            Value::Win(d) => max_win = max_win.max(Some(d)),
-                            Value::Loss(d) => max_loss = max_loss.max(Some(d)),
-                            Value::Draw => {}
-                        }
-                    }
-                    if pair.iter().all(|v| matches!(v, Value::Loss(_))) {
-                        mutual += 1;
+                let (mut max_win, mut max_loss) = (None, None);
+                for idx in c * chunk..((c + 1) * chunk).min(table.len()) {
+                    match table.probe(idx) {
+                        Value::Win(d) => max_win = max_win.max(Some(d)),
+                        Value::Loss(d) => max_loss = max_loss.max(Some(d)),
+                        Value::Draw => {}
                     }
                 }
-                (max_win, max_loss, mutual)
+                (max_win, max_loss)
             })
-            .reduce(|| (None, None, 0), |a, b| (a.0.max(b.0), a.1.max(b.1), a.2 + b.2));
+            .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
         let counts = table.header().counts;
-        let all = Tally { positions: table.len(), wins: counts.wins, losses: counts.losses, draws: counts.draws };
-        let mut reachable_tally = Tally::default();
-        for idx in reachable(self, &self.start()).iter() {
-            reachable_tally.add(table.probe(idx));
-        }
+        let all = Tally {
+            positions: 2 * table.len(),
+            wins: 2 * counts.wins,
+            losses: 2 * counts.losses,
+            draws: 2 * counts.draws,
+        };
+        let every = EveryPosition(self);
+        let reachable_set = reachable(&every, &self.start());
+        let reachable_tally = reachable_set
+            .iter()
+            .collect::<Vec<u64>>()
+            .par_chunks(chunk as usize)
+            .map(|part| {
+                let mut tally = Tally::default();
+                for &idx in part {
+                    tally.add(self.probe(table, &every.unindex(idx)));
+                }
+                tally
+            })
+            .reduce(Tally::default, Tally::merge);
         Summary {
             all,
             reachable: reachable_tally,
-            start: table.probe(self.index.index(&self.start())),
+            start: self.probe(table, &self.start()),
             max_win,
             max_loss,
-            mutual_zugzwang,
+            mutual_zugzwang: self.mutual_zugzwangs(table).len() as u64,
         }
+    }
+
+    /// Placements with at least one car that lose for whichever side is to
+    /// move, with Blue to move. (The empty board, which the terminal rule
+    /// makes lost for both, is not a position of play and is left out.)
+    pub fn mutual_zugzwangs(&self, table: &Table) -> Vec<Position> {
+        (0..table.len())
+            .into_par_iter()
+            .filter_map(|idx| {
+                let pos = self.index.unindex(idx);
+                let both_lose = matches!(table.probe(idx), Value::Loss(_))
+                    && matches!(self.probe(table, &pos.with_turn(Player::Red)), Value::Loss(_));
+                (both_lose && pos.cars.blue | pos.cars.red != 0).then_some(pos)
+            })
+            .collect()
     }
 
     /// Every legal move at `pos` with its value for the mover and the
@@ -198,7 +279,7 @@ impl Dodgem {
             .into_iter()
             .map(|m| {
                 let child = self.play_unchecked(pos, m);
-                (m, Value::of_move_into(table.probe(self.index.index(&child))), child)
+                (m, Value::of_move_into(self.probe(table, &child)), child)
             })
             .collect();
         moves.sort_by(|a, b| b.1.cmp(&a.1));

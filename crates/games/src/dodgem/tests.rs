@@ -12,16 +12,20 @@ fn all_games() -> Vec<Dodgem> {
     [2, 3, 4].into_iter().flat_map(|n| [Objective::Normal, Objective::Misere].map(|o| game(n, o))).collect()
 }
 
+/// The solved value of every position, by its index in [`EveryPosition`].
 fn solved(game: &Dodgem) -> Vec<Value> {
     let solution = retrograde::solve(game, &Silent).unwrap();
-    (0..solution.len()).map(|idx| solution.get(idx).unpack()).collect()
+    let every = EveryPosition(game);
+    (0..every.position_count()).map(|idx| solution.get(game.index(&every.unindex(idx))).unpack()).collect()
 }
 
 #[test]
 fn position_counts_match_the_spec() {
-    assert_eq!(game(3, Objective::Normal).positions().count(), 2_846);
-    assert_eq!(game(4, Objective::Normal).positions().count(), 555_986);
-    assert_eq!(game(5, Objective::Normal).positions().count(), 240_060_402);
+    for (size, count) in [(3, 2_846), (4, 555_986), (5, 240_060_402)] {
+        let game = game(size, Objective::Normal);
+        assert_eq!(game.all_positions().count(), count);
+        assert_eq!(game.positions().count(), count / 2, "one index per mirror pair");
+    }
 }
 
 #[test]
@@ -30,27 +34,74 @@ fn starting_positions_are_written_as_in_the_spec() {
     assert_eq!(game(4, Objective::Normal).start().to_string(), "B.../B.../B.../.RRR B");
 }
 
+/// The reflection, square by square, as the spec defines it.
+fn transposed(pos: &Position) -> Position {
+    let transpose = |squares: Vec<Square>| squares.into_iter().map(|s| Square::new(s.rank(), s.file())).collect();
+    let blue: Vec<Square> = transpose(pos.cars(Player::Red).collect());
+    let red: Vec<Square> = transpose(pos.cars(Player::Blue).collect());
+    let n = pos.size();
+    let mut text = String::new();
+    for rank in (0..n).rev() {
+        for file in 0..n {
+            let square = Square::new(file, rank);
+            text.push(if blue.contains(&square) {
+                'B'
+            } else if red.contains(&square) {
+                'R'
+            } else {
+                '.'
+            });
+        }
+        text.push(if rank > 0 { '/' } else { ' ' });
+    }
+    text.push(if pos.turn() == Player::Blue { 'R' } else { 'B' });
+    text.parse().unwrap()
+}
+
 #[test]
-fn index_and_notation_round_trip_on_every_small_position() {
+fn indices_notation_and_mirror_images_round_trip_on_every_small_position() {
     for game in all_games() {
-        for idx in 0..game.position_count() {
-            let pos = game.unindex(idx);
-            assert_eq!(game.index(&pos), idx);
+        let every = EveryPosition(&game);
+        for idx in 0..every.position_count() {
+            let pos = every.unindex(idx);
+            assert_eq!(every.index(&pos), idx);
             let text = pos.to_string();
             assert_eq!(text.parse::<Position>().unwrap(), pos, "{text}");
+            let mirror = game.mirror(&pos);
+            assert_eq!(mirror, transposed(&pos), "{pos}");
+            assert_eq!(game.mirror(&mirror), pos);
+            assert_eq!(game.index(&pos), game.index(&mirror), "a position and its mirror share an index");
+        }
+        for idx in 0..game.position_count() {
+            let pos = game.unindex(idx);
+            assert_eq!(pos.turn(), Player::Blue);
+            assert_eq!(game.index(&pos), idx);
         }
     }
 }
 
 #[test]
-fn index_round_trips_on_sampled_5x5_positions_and_tier_edges() {
+fn indices_round_trip_on_sampled_5x5_positions_and_tier_edges() {
     let game = game(5, Objective::Normal);
     let mut samples: Vec<u64> = (0..200_000u64).map(|i| i * 1_200_301 % game.position_count()).collect();
     for tier in game.tiers() {
-        samples.extend([tier.start, tier.start + 1, tier.end - 2, tier.end - 1]);
+        samples.extend(
+            [tier.start, tier.start + 1, tier.end.saturating_sub(2), tier.end - 1]
+                .into_iter()
+                .filter(|i| tier.contains(i)),
+        );
     }
+    for (tier_number, tier) in game.tiers().into_iter().enumerate() {
+        for idx in [tier.start, tier.end - 1] {
+            assert_eq!(game.unindex_in_tier(tier_number, idx), game.unindex(idx));
+        }
+    }
+    let every = EveryPosition(&game);
     for idx in samples {
-        assert_eq!(game.index(&game.unindex(idx)), idx);
+        let pos = game.unindex(idx);
+        assert_eq!(game.index(&pos), idx);
+        assert_eq!(game.index(&game.mirror(&pos)), idx);
+        assert_eq!(every.unindex(every.index(&pos)), pos);
     }
 }
 
@@ -129,7 +180,8 @@ fn expand_counts_every_move_once() {
 #[test]
 fn parents_are_exactly_the_in_tier_predecessors() {
     for game in all_games() {
-        let tier_of = |idx: u64| game.tiers().iter().position(|t| t.contains(&idx)).unwrap();
+        let tiers = game.tiers();
+        let tier_of = |idx: u64| tiers.iter().position(|t| t.contains(&idx)).unwrap();
         let mut forward: HashMap<u64, Vec<u64>> = HashMap::new();
         for idx in 0..game.position_count() {
             let pos = game.unindex(idx);
@@ -154,20 +206,34 @@ fn parents_are_exactly_the_in_tier_predecessors() {
 #[test]
 fn retrograde_agrees_with_the_naive_solver_on_every_position() {
     for game in all_games() {
+        // The naive solver sees every position on its own: no symmetry.
+        let naive = solve_naive(&EveryPosition(&game));
         let fast = solved(&game);
-        let naive = solve_naive(&game);
-        for idx in 0..game.position_count() {
-            assert_eq!(fast[idx as usize], naive[idx as usize], "{} {:?}", game.unindex(idx), game.objective());
+        let every = EveryPosition(&game);
+        for (idx, (fast, naive)) in fast.iter().zip(&naive).enumerate() {
+            assert_eq!(fast, naive, "{} {:?}", every.unindex(idx as u64), game.objective());
         }
     }
 }
 
 #[test]
-fn solutions_obey_the_minimax_equation() {
+fn reflection_preserves_value_and_distance_in_the_naive_solution() {
+    for game in all_games() {
+        let every = EveryPosition(&game);
+        let naive = solve_naive(&every);
+        for idx in 0..every.position_count() {
+            let pos = every.unindex(idx);
+            assert_eq!(naive[every.index(&game.mirror(&pos)) as usize], naive[idx as usize], "{pos}");
+        }
+    }
+}
+
+#[test]
+fn solutions_obey_the_minimax_equation_at_every_position() {
     for game in all_games() {
         let values = solved(&game);
-        let report = audit(&game, |idx| values[idx as usize]);
-        assert_eq!(report.checked, game.position_count());
+        let report = audit(&EveryPosition(&game), |idx| values[idx as usize]);
+        assert_eq!(report.checked, game.all_positions().count());
         assert_eq!(report.disagreements, 0, "{report:?}");
     }
 }
@@ -175,18 +241,17 @@ fn solutions_obey_the_minimax_equation() {
 #[test]
 fn wins_have_a_losing_child_one_shorter_and_losses_only_winning_children() {
     for game in all_games() {
+        let every = EveryPosition(&game);
         let values = solved(&game);
-        for idx in 0..game.position_count() {
-            let pos = game.unindex(idx);
+        for idx in 0..every.position_count() {
+            let pos = every.unindex(idx);
             let children: Vec<Value> = game
                 .legal_moves(&pos)
                 .into_iter()
-                .map(|m| values[game.index(&game.play_unchecked(&pos, m)) as usize])
+                .map(|m| values[every.index(&game.play_unchecked(&pos, m)) as usize])
                 .collect();
             match values[idx as usize] {
-                Value::Win(Plies(0)) | Value::Loss(Plies(0)) => {
-                    assert!(game.outcome(&pos).is_some())
-                }
+                Value::Win(Plies(0)) | Value::Loss(Plies(0)) => assert!(game.outcome(&pos).is_some()),
                 Value::Win(Plies(d)) => {
                     assert!(children.contains(&Value::Loss(Plies(d - 1))));
                     assert!(children.iter().all(|c| !matches!(c, Value::Loss(Plies(e)) if *e < d - 1)));
@@ -201,18 +266,6 @@ fn wins_have_a_losing_child_one_shorter_and_losses_only_winning_children() {
                     assert!(children.iter().all(|c| !matches!(c, Value::Loss(_))));
                 }
             }
-        }
-    }
-}
-
-#[test]
-fn mirroring_preserves_value_and_distance() {
-    for game in all_games() {
-        let values = solved(&game);
-        for idx in 0..game.position_count() {
-            let pos = game.unindex(idx);
-            assert_eq!(pos.mirrored().mirrored(), pos);
-            assert_eq!(values[game.index(&pos.mirrored()) as usize], values[idx as usize], "{pos}");
         }
     }
 }
@@ -235,7 +288,8 @@ fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u
         assert!(blue_won, "Blue lost at {pos}");
         return 0;
     }
-    let child_value = |m: Move| Value::of_move_into(values[game.index(&game.play_unchecked(&pos, m)) as usize]);
+    let every = EveryPosition(game);
+    let child_value = |m: Move| Value::of_move_into(values[every.index(&game.play_unchecked(&pos, m)) as usize]);
     let replies: Vec<Move> = match pos.turn() {
         Player::Blue => {
             let mut moves: Vec<(Move, Value)> =
