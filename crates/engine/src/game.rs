@@ -74,6 +74,17 @@ pub trait TieredRetrograde: DenseIndex {
         self.unindex(idx)
     }
 
+    /// Calls `f(idx, position)` for every index of `range`, in order; the
+    /// range lies in `tiers()[tier]`.
+    ///
+    /// The default unindexes each; a game that can step from one position
+    /// to the next more cheaply should.
+    fn for_each_in_range(&self, tier: usize, range: Range<u64>, mut f: impl FnMut(u64, Self::Position)) {
+        for idx in range {
+            f(idx, self.unindex_in_tier(tier, idx));
+        }
+    }
+
     /// An upper bound on [`Expansion::Moves::in_tier`] over all positions.
     fn max_in_tier_moves(&self) -> u8;
 
@@ -83,7 +94,9 @@ pub trait TieredRetrograde: DenseIndex {
     /// A terminal position reports no children.
     fn expand(&self, pos: &Self::Position, earlier_child: impl FnMut(u64)) -> Expansion;
 
-    /// Calls `f` with the index of every non-terminal position in the same
-    /// tier that has a move to `pos`, once per such move.
-    fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64));
+    /// Calls `f` with the index and the position of every non-terminal
+    /// position in the same tier that has a move to `pos`, once per such
+    /// move. The position may be any with that index (an index can stand
+    /// for several symmetric positions).
+    fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
 }

@@ -50,7 +50,8 @@ pub const fn binomial(n: u32, k: u32) -> u64 {
 ///
 /// Ranking reads one precomputed table entry per byte of the mask, so it
 /// costs a handful of loads however many elements the subset has; solvers
-/// call it for every predecessor they generate.
+/// call it for every predecessor they generate. The table holds 32-bit
+/// entries whenever every rank fits, which halves its cache footprint.
 #[derive(Clone)]
 pub struct Subsets {
     n: u32,
@@ -59,7 +60,13 @@ pub struct Subsets {
     /// For byte `c` of the mask, `o` elements below it and byte value `b`:
     /// the contribution of that byte's elements to the rank, at
     /// `(c * (k + 1) + o) * 256 + b`.
-    byte_ranks: Vec<u64>,
+    byte_ranks: ByteRanks,
+}
+
+#[derive(Clone)]
+enum ByteRanks {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
 }
 
 impl Subsets {
@@ -72,7 +79,7 @@ impl Subsets {
     pub fn new(n: u32, k: u32) -> Subsets {
         assert!(n <= MAX_UNIVERSE && k <= n, "Subsets::new: need k <= n <= 64");
         let chunks = n.div_ceil(8);
-        let mut byte_ranks = vec![0; (chunks * (k + 1) * 256) as usize];
+        let mut byte_ranks = vec![0u64; (chunks * (k + 1) * 256) as usize];
         for chunk in 0..chunks {
             for below in 0..=k {
                 for byte in 0..256u32 {
@@ -88,7 +95,13 @@ impl Subsets {
                 }
             }
         }
-        Subsets { n, k, count: binomial(n, k), byte_ranks }
+        let count = binomial(n, k);
+        let byte_ranks = if count <= u64::from(u32::MAX) {
+            ByteRanks::Narrow(byte_ranks.into_iter().map(|r| r as u32).collect())
+        } else {
+            ByteRanks::Wide(byte_ranks)
+        };
+        Subsets { n, k, count, byte_ranks }
     }
 
     /// The number of subsets, `C(n, k)`.
@@ -113,6 +126,14 @@ impl Subsets {
     pub fn rank(&self, mask: u64) -> u64 {
         debug_assert_eq!(mask.count_ones(), self.k, "rank: wrong subset size");
         debug_assert!(self.n == 64 || mask >> self.n == 0, "rank: element out of range");
+        match &self.byte_ranks {
+            ByteRanks::Narrow(table) => self.rank_with(table, mask),
+            ByteRanks::Wide(table) => self.rank_with(table, mask),
+        }
+    }
+
+    #[inline]
+    fn rank_with<T: Copy + Into<u64>>(&self, table: &[T], mask: u64) -> u64 {
         let stride = self.k as usize + 1;
         let mut rank = 0;
         let mut below = 0usize;
@@ -120,7 +141,7 @@ impl Subsets {
         // bit would mispredict its exit on every call.
         for chunk in 0..self.n.div_ceil(8) as usize {
             let byte = ((mask >> (8 * chunk)) & 0xff) as usize;
-            rank += self.byte_ranks[(chunk * stride + below.min(stride - 1)) * 256 + byte];
+            rank += table[(chunk * stride + below.min(stride - 1)) * 256 + byte].into();
             below += byte.count_ones() as usize;
         }
         rank

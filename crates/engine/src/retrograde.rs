@@ -282,18 +282,31 @@ impl EarlierChildren {
 const BATCH: usize = 64;
 
 /// Buffers reused across batches by one worker.
-#[derive(Default)]
-struct Scratch {
+struct Scratch<P> {
     positions: Vec<(u64, Expansion, Range<usize>)>,
     children: Vec<u64>,
     codes: Vec<u8>,
     frontier: Vec<(u64, bool)>,
-    parents: Vec<(u64, bool)>,
-    lost: Vec<u64>,
+    parents: Vec<(u64, P, bool)>,
+    lost: Vec<(u64, P)>,
     /// The longest distance this worker has given since it last reported
     /// to [`TierSolver::max_plies`] (kept local: a shared counter updated
     /// on every decision would bounce between cores).
     max_plies: u16,
+}
+
+impl<P> Default for Scratch<P> {
+    fn default() -> Self {
+        Scratch {
+            positions: Vec::new(),
+            children: Vec::new(),
+            codes: Vec::new(),
+            frontier: Vec::new(),
+            parents: Vec::new(),
+            lost: Vec::new(),
+            max_plies: 0,
+        }
+    }
 }
 
 /// The codes one distance layer reads and writes.
@@ -333,7 +346,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     }
 
     /// The code of a decided `value`, remembering its distance.
-    fn decide(&self, value: Value, scratch: &mut Scratch) -> Result<u8, SolveError> {
+    fn decide(&self, value: Value, scratch: &mut Scratch<G::Position>) -> Result<u8, SolveError> {
         scratch.max_plies = scratch.max_plies.max(value.plies().unwrap_or_default().0);
         self.codes.value(value)
     }
@@ -341,25 +354,20 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     /// The code of a value decided during propagation. A distance too long
     /// to encode is remembered and stored as a draw; `propagate` stops with
     /// an error when it reaches that layer.
-    fn decide_or_overflow(&self, value: Value, scratch: &mut Scratch) -> u8 {
+    fn decide_or_overflow(&self, value: Value, scratch: &mut Scratch<G::Position>) -> u8 {
         self.decide(value, scratch).unwrap_or(PackedValue::DRAW.to_byte())
     }
 
-    /// Expands `positions`, collecting their children in earlier tiers into
-    /// `scratch.children` (touched, ready to read) and each position's
-    /// expansion and span of children into `scratch.positions`.
-    fn expand_batch(&self, positions: impl Iterator<Item = u64>, scratch: &mut Scratch) {
-        scratch.positions.clear();
-        scratch.children.clear();
-        for idx in positions {
-            let first = scratch.children.len();
-            let expansion = self.game.expand(&self.game.unindex_in_tier(self.tier_number, idx), |child| {
-                debug_assert!(!self.tier.contains(&child), "expand reported an in-tier child");
-                scratch.children.push(child);
-            });
-            scratch.positions.push((idx, expansion, first..scratch.children.len()));
-        }
-        self.bytes.touch(scratch.children.iter().copied());
+    /// Expands the position `pos` with index `idx`, collecting its children
+    /// in earlier tiers into `scratch.children` and its expansion and span of
+    /// children into `scratch.positions`.
+    fn expand_into(&self, idx: u64, pos: &G::Position, scratch: &mut Scratch<G::Position>) {
+        let first = scratch.children.len();
+        let expansion = self.game.expand(pos, |child| {
+            debug_assert!(!self.tier.contains(&child), "expand reported an in-tier child");
+            scratch.children.push(child);
+        });
+        scratch.positions.push((idx, expansion, first..scratch.children.len()));
     }
 
     fn earlier_children(&self, children: &[u64]) -> EarlierChildren {
@@ -376,7 +384,10 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
             while next < chunk.end {
                 let batch = next..(next + BATCH as u64).min(chunk.end);
                 next = batch.end;
-                self.expand_batch(batch, scratch);
+                scratch.positions.clear();
+                scratch.children.clear();
+                self.game.for_each_in_range(self.tier_number, batch, |idx, pos| self.expand_into(idx, &pos, scratch));
+                self.bytes.touch(scratch.children.iter().copied());
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
@@ -396,7 +407,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         idx: u64,
         expansion: Expansion,
         earlier: EarlierChildren,
-        scratch: &mut Scratch,
+        scratch: &mut Scratch<G::Position>,
     ) -> Result<u8, SolveError> {
         let in_tier = match expansion {
             Expansion::Terminal(value) => return self.decide(value, scratch),
@@ -455,12 +466,11 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
 
     /// Tells the parents of `batch` (positions decided at distance `plies`,
     /// flagged when they are wins) what they now know.
-    fn propagate_batch(&self, batch: &[(u64, bool)], layer: Layer, scratch: &mut Scratch) {
+    fn propagate_batch(&self, batch: &[(u64, bool)], layer: Layer, scratch: &mut Scratch<G::Position>) {
         scratch.parents.clear();
         for &(idx, is_win) in batch {
-            self.game.for_each_parent(&self.game.unindex_in_tier(self.tier_number, idx), |parent| {
-                scratch.parents.push((parent, is_win))
-            });
+            let pos = self.game.unindex_in_tier(self.tier_number, idx);
+            self.game.for_each_parent(&pos, |parent, pos| scratch.parents.push((parent, pos, is_win)));
         }
         self.bytes.touch(scratch.parents.iter().map(|p| p.0));
         scratch.lost.clear();
@@ -470,10 +480,10 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         let (next_win, next_loss) = (layer.next_win.unwrap_or(draw), layer.next_loss.unwrap_or(draw));
         let mut decided = false;
         for i in 0..scratch.parents.len() {
-            let (parent, child_wins) = scratch.parents[i];
+            let (parent, pos, child_wins) = scratch.parents[i];
             if child_wins {
                 if self.refute_move(parent, next_loss) {
-                    scratch.lost.push(parent);
+                    scratch.lost.push((parent, pos));
                 }
             } else {
                 decided |= self.win_with(parent, next_win);
@@ -505,8 +515,13 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     /// distance `plies`, its final distance: one more than its longest move,
     /// which may lead into an earlier tier. Runs before the layer ends, so
     /// no position is propagated with its provisional distance.
-    fn settle_losses(&self, lost: &[u64], plies: u16, scratch: &mut Scratch) {
-        self.expand_batch(lost.iter().copied(), scratch);
+    fn settle_losses(&self, lost: &[(u64, G::Position)], plies: u16, scratch: &mut Scratch<G::Position>) {
+        scratch.positions.clear();
+        scratch.children.clear();
+        for (idx, pos) in lost {
+            self.expand_into(*idx, pos, scratch);
+        }
+        self.bytes.touch(scratch.children.iter().copied());
         for i in 0..scratch.positions.len() {
             let (idx, _, ref children) = scratch.positions[i];
             let earlier = self.earlier_children(&scratch.children[children.clone()]);

@@ -121,8 +121,8 @@ impl TieredRetrograde for Graph {
         Expansion::Moves { in_tier }
     }
 
-    fn for_each_parent(&self, pos: &u64, f: impl FnMut(u64)) {
-        self.parents[*pos as usize].iter().copied().for_each(f);
+    fn for_each_parent(&self, pos: &u64, mut f: impl FnMut(u64, u64)) {
+        self.parents[*pos as usize].iter().for_each(|&p| f(p, p));
     }
 }
 

@@ -99,6 +99,43 @@ impl Placements {
         occupied_rank * self.colourings[k][blue.count_ones() as usize] + pattern_rank
     }
 
+    /// Calls `f` with the placements of `blue` and `red` cars whose ranks
+    /// are in `ranks`, in order, stepping from one to the next.
+    fn for_each(&self, blue: u32, red: u32, ranks: Range<u32>, mut f: impl FnMut(ByPlayer<u32>)) {
+        if ranks.is_empty() {
+            return;
+        }
+        let k = (blue + red) as usize;
+        let colourings = self.colourings[k][blue as usize];
+        let masks = &self.occupied_masks[k];
+        let patterns = &self.patterns[k][blue as usize];
+        let (mut occupied_rank, mut pattern_rank) = (ranks.start / colourings, ranks.start % colourings);
+        let mut squares = [0u32; 2 * MAX_CARS];
+        let mut occupied = 0;
+        for rank in ranks.clone() {
+            if rank == ranks.start || pattern_rank == 0 {
+                occupied = masks[occupied_rank as usize];
+                let mut rest = occupied;
+                for square in squares.iter_mut().take(k) {
+                    *square = rest & rest.wrapping_neg();
+                    rest ^= *square;
+                }
+            }
+            let mut pattern = patterns[pattern_rank as usize];
+            let mut cars = 0;
+            // The pattern always has `blue` bits: a loop the processor predicts.
+            for _ in 0..blue {
+                cars |= squares[pattern.trailing_zeros() as usize];
+                pattern &= pattern - 1;
+            }
+            f(ByPlayer { blue: cars, red: occupied & !cars });
+            pattern_rank += 1;
+            if pattern_rank == colourings {
+                (occupied_rank, pattern_rank) = (occupied_rank + 1, 0);
+            }
+        }
+    }
+
     #[inline]
     fn unrank(&self, blue: u32, red: u32, rank: u32) -> ByPlayer<u32> {
         let k = (blue + red) as usize;
@@ -259,6 +296,25 @@ impl DodgemIndex {
         }
         let rank = (idx - block.start) as u32;
         Position { size: self.size, cars: self.placements.unrank(blue, red, rank), turn: Player::Blue }
+    }
+}
+
+impl DodgemIndex {
+    /// Calls `f(idx, position)` for every index in `range`, which lies in
+    /// the `tier`-th tier, in order.
+    pub fn for_each_in_range(&self, tier: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        let (blue, red) = self.tier_cars[tier];
+        for (blue, red) in [(blue, red), (red, blue)].into_iter().take(if blue == red { 1 } else { 2 }) {
+            let block = &self.blocks[blue as usize][red as usize];
+            let start = range.start.clamp(block.start, block.start + block.len);
+            let end = range.end.clamp(block.start, block.start + block.len);
+            let mut idx = start;
+            let ranks = (start - block.start) as u32..(end - block.start) as u32;
+            self.placements.for_each(blue, red, ranks, |cars| {
+                f(idx, Position { size: self.size, cars, turn: Player::Blue });
+                idx += 1;
+            });
+        }
     }
 }
 

@@ -102,7 +102,11 @@ impl TieredRetrograde for Dodgem {
         Expansion::Moves { in_tier: self.on_board_moves(pos) as u8 }
     }
 
-    fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64)) {
+    fn for_each_in_range(&self, tier: usize, range: Range<u64>, f: impl FnMut(u64, Position)) {
+        self.index.for_each_in_range(tier, range, f);
+    }
+
+    fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
         // Parents have the other side to move. Those of a Blue-to-move
         // position are generated as the (Blue-to-move) parents of its
         // mirror image, which index without a reflection each.
@@ -129,9 +133,9 @@ impl TieredRetrograde for Dodgem {
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
-                let mut parent = pos.cars;
-                parent[mover] = (cars & !(1 << target)) | 1 << source;
-                f(self.index.index_blue_to_move(parent));
+                let mut parent = Position { turn: mover, ..pos };
+                parent.cars[mover] = (cars & !(1 << target)) | 1 << source;
+                f(self.index.index_blue_to_move(parent.cars), parent);
             }
         }
     }

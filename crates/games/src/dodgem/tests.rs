@@ -194,7 +194,10 @@ fn parents_are_exactly_the_in_tier_predecessors() {
         }
         for idx in 0..game.position_count() {
             let mut parents = Vec::new();
-            game.for_each_parent(&game.unindex(idx), |p| parents.push(p));
+            game.for_each_parent(&game.unindex(idx), |p, pos| {
+                assert_eq!(game.index(&pos), p);
+                parents.push(p)
+            });
             parents.sort();
             let mut expected = forward.remove(&idx).unwrap_or_default();
             expected.sort();
@@ -312,4 +315,25 @@ fn the_perfect_player_as_blue_beats_every_red_defence_on_3x3() {
         19,
         "the best defence lasts the start's distance"
     );
+}
+
+#[test]
+fn stepping_through_a_range_matches_unindexing() {
+    let mut games = all_games();
+    games.push(game(5, Objective::Normal));
+    for game in games {
+        for (tier_number, tier) in game.tiers().into_iter().enumerate() {
+            let len = tier.end - tier.start;
+            let ranges = [tier.clone(), tier.start + len / 3..tier.end - len / 5, tier.end - 1..tier.end];
+            for range in ranges.into_iter().filter(|r| r.end - r.start < 3_000_000) {
+                let mut expected = range.start;
+                game.for_each_in_range(tier_number, range.clone(), |idx, pos| {
+                    assert_eq!(idx, expected);
+                    assert_eq!(pos, game.unindex_in_tier(tier_number, idx), "tier {tier_number} index {idx}");
+                    expected += 1;
+                });
+                assert_eq!(expected, range.end);
+            }
+        }
+    }
 }
