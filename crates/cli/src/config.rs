@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use solved_engine::TableStore;
 use solved_engine::retrograde::SolveError;
+use solved_engine::{Interrupted, TableStore};
 use solved_games::dodgem::{Dodgem, Objective};
 use solved_games::registry::Game;
 use solved_games::tables::ObtainError;
@@ -81,8 +81,12 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
 /// 130 for an interrupted solve, as for a shell job killed by Ctrl-C; 2 otherwise.
 pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
     let interrupted = err.chain().any(|cause| {
-        matches!(cause.downcast_ref::<SolveError>(), Some(SolveError::Interrupted))
-            || matches!(cause.downcast_ref::<ObtainError>(), Some(ObtainError::Solve(SolveError::Interrupted)))
+        cause.is::<Interrupted>()
+            || matches!(cause.downcast_ref::<SolveError>(), Some(SolveError::Interrupted))
+            || matches!(
+                cause.downcast_ref::<ObtainError>(),
+                Some(ObtainError::Solve(SolveError::Interrupted) | ObtainError::Interrupted(_))
+            )
     });
     ExitCode::from(if interrupted { 130 } else { 2 })
 }

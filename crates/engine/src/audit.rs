@@ -3,12 +3,14 @@
 use rayon::prelude::*;
 
 use crate::game::DenseIndex;
+use crate::progress::{Interrupted, Progress};
 use crate::value::Value;
+use crate::values::Values;
 
 /// A position whose stored value disagrees with its children's.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Disagreement {
-    /// The position's index.
+    /// The position's index in the audited game.
     pub idx: u64,
     /// The value stored for it.
     pub stored: Value,
@@ -27,55 +29,90 @@ pub struct AuditReport {
     pub examples: Vec<Disagreement>,
 }
 
+impl AuditReport {
+    fn merge(mut self, other: AuditReport) -> AuditReport {
+        self.checked += other.checked;
+        self.disagreements += other.disagreements;
+        self.examples.extend(other.examples);
+        self.examples.sort_by_key(|d| d.idx);
+        self.examples.truncate(EXAMPLES);
+        self
+    }
+}
+
 const EXAMPLES: usize = 10;
+const CHUNK: u64 = 1 << 14;
 
 /// Recomputes every position's value from its children's stored values,
 /// using only forward move generation, and compares it with the stored one.
+///
+/// Every position of `game` is visited; `locate` gives the index in
+/// `values` of any position (it may differ from `game`'s own index, for
+/// instance when `values` holds one entry per symmetric pair).
 ///
 /// A terminal position must hold its terminal value; any other must hold the
 /// best, by [`Value`]'s order, of [`Value::of_move_into`] its children. This
 /// checks every win (it has a move to a loss one ply shorter, and none to a
 /// shorter loss), every loss (all moves lead to wins, the longest one ply
 /// shorter) and every draw (no move loses for the opponent, one draws).
-pub fn audit<G: DenseIndex>(game: &G, stored: impl Fn(u64) -> Value + Sync) -> AuditReport {
+/// Values that pass at every position are the game's true values: take a
+/// wrong one whose true or stored distance is smallest; its children are
+/// right, so the equation would have corrected it.
+///
+/// # Errors
+///
+/// [`Interrupted`] if `progress` asks to stop.
+pub fn audit<G: DenseIndex>(
+    game: &G,
+    values: &(impl Values + ?Sized),
+    locate: impl Fn(&G::Position) -> u64 + Sync,
+    progress: &dyn Progress,
+) -> Result<AuditReport, Interrupted> {
     let count = game.position_count();
-    let chunk = 1 << 16;
-    let reports: Vec<AuditReport> = (0..count.div_ceil(chunk))
+    progress.start("audit", count);
+    (0..count.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let mut report = AuditReport::default();
-            for idx in c * chunk..((c + 1) * chunk).min(count) {
-                report.checked += 1;
-                let implied = implied_value(game, &game.unindex(idx), &stored);
-                let stored = stored(idx);
-                if implied != stored {
-                    report.disagreements += 1;
-                    if report.examples.len() < EXAMPLES {
-                        report.examples.push(Disagreement { idx, stored, implied });
-                    }
-                }
+            if progress.should_stop() {
+                return Err(Interrupted);
             }
-            report
+            let chunk = c * CHUNK..((c + 1) * CHUNK).min(count);
+            let report = audit_chunk(game, values, &locate, chunk.clone());
+            progress.advance(chunk.end - chunk.start);
+            Ok(report)
         })
-        .collect();
-    reports.into_iter().fold(AuditReport::default(), |mut all, part| {
-        all.checked += part.checked;
-        all.disagreements += part.disagreements;
-        all.examples.extend(part.examples);
-        all.examples.truncate(EXAMPLES);
-        all
-    })
+        .try_reduce(AuditReport::default, |a, b| Ok(a.merge(b)))
 }
 
-/// The value the minimax equation gives `pos` from its children's values.
-pub fn implied_value<G: DenseIndex>(game: &G, pos: &G::Position, stored: impl Fn(u64) -> Value) -> Value {
-    if let Some(value) = game.terminal_value(pos) {
-        return value;
+fn audit_chunk<G: DenseIndex>(
+    game: &G,
+    values: &(impl Values + ?Sized),
+    locate: &impl Fn(&G::Position) -> u64,
+    chunk: std::ops::Range<u64>,
+) -> AuditReport {
+    let mut report = AuditReport::default();
+    let mut children = Vec::new();
+    for idx in chunk {
+        let pos = game.unindex(idx);
+        let stored = values.probe(locate(&pos));
+        let implied = match game.terminal_value(&pos) {
+            Some(value) => value,
+            None => {
+                // Gather the children first: their lookups are independent,
+                // so the processor overlaps the cache misses.
+                children.clear();
+                game.for_each_child(&pos, |child| children.push(locate(&child)));
+                let best = children.iter().map(|&c| Value::of_move_into(values.probe(c))).max();
+                best.expect("a position that is not terminal has a move")
+            }
+        };
+        report.checked += 1;
+        if implied != stored {
+            report.disagreements += 1;
+            if report.examples.len() < EXAMPLES {
+                report.examples.push(Disagreement { idx, stored, implied });
+            }
+        }
     }
-    let mut best = None;
-    game.for_each_child(pos, |child| {
-        let value = Value::of_move_into(stored(game.index(&child)));
-        best = Some(best.map_or(value, |b: Value| b.max(value)));
-    });
-    best.expect("a position that is not terminal has a move")
+    report
 }

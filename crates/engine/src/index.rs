@@ -10,7 +10,7 @@ use std::fmt;
 /// The largest universe [`Subsets`] handles: subsets are `u64` masks.
 pub const MAX_UNIVERSE: u32 = 64;
 
-const BINOMIALS: [[u64; 65]; 65] = {
+static BINOMIALS: [[u64; 65]; 65] = {
     let mut table = [[0u64; 65]; 65];
     let mut n = 0;
     while n <= 64 {

@@ -45,14 +45,16 @@ pub mod retrograde;
 #[allow(unsafe_code)]
 pub mod table;
 mod value;
+mod values;
 
-pub use crate::audit::{AuditReport, Disagreement, audit, implied_value};
+pub use crate::audit::{AuditReport, Disagreement, audit};
 pub use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
 pub use crate::index::{MAX_UNIVERSE, Subsets, binomial};
 pub use crate::naive::solve_naive;
 pub use crate::packed::PackedValue;
-pub use crate::progress::{Progress, Silent};
+pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::reachable::{PositionSet, reachable};
 pub use crate::retrograde::{Solution, SolveError};
 pub use crate::table::{FormatError, Table, TableError, TableKey, TableStore};
 pub use crate::value::{Plies, Value};
+pub use crate::values::Values;

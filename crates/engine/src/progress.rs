@@ -29,3 +29,8 @@ pub trait Progress: Sync {
 pub struct Silent;
 
 impl Progress for Silent {}
+
+/// A computation stopped because [`Progress::should_stop`] asked it to.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;

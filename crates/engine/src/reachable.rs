@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::game::DenseIndex;
+use crate::progress::{Interrupted, Progress};
 
 /// A set of position indices, one bit each.
 #[derive(Clone, Debug)]
@@ -29,53 +30,83 @@ impl PositionSet {
         self.len == 0
     }
 
-    /// The indices in the set, in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    w as u64 * 64 + u64::from(bit)
-                })
+    /// Calls `f` with every index in the set, in increasing order within
+    /// each of several parallel pieces, and combines the pieces' results.
+    pub fn par_fold<T: Send>(
+        &self,
+        identity: impl Fn() -> T + Sync + Send,
+        f: impl Fn(T, u64) -> T + Sync + Send,
+        combine: impl Fn(T, T) -> T + Sync + Send,
+    ) -> T {
+        self.words
+            .par_chunks(1 << 10)
+            .enumerate()
+            .map(|(piece, words)| {
+                let mut acc = identity();
+                for (w, &word) in words.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        let bit = u64::from(rest.trailing_zeros());
+                        rest &= rest - 1;
+                        acc = f(acc, ((piece << 10) + w) as u64 * 64 + bit);
+                    }
+                }
+                acc
             })
-        })
+            .reduce(&identity, combine)
     }
 }
 
 /// Every position reachable from `start` by legal moves, `start` included.
 /// Play stops at terminal positions.
-pub fn reachable<G: DenseIndex>(game: &G, start: &G::Position) -> PositionSet {
+///
+/// # Errors
+///
+/// [`Interrupted`] if `progress` asks to stop.
+pub fn reachable<G: DenseIndex>(
+    game: &G,
+    start: &G::Position,
+    progress: &dyn Progress,
+) -> Result<PositionSet, Interrupted> {
     let seen: Vec<AtomicU64> = (0..game.position_count().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let insert = |idx: u64| {
-        let bit = 1 << (idx % 64);
-        seen[(idx / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
-    };
-    let first = game.index(start);
-    insert(first);
-    let mut frontier = vec![first];
+    let word = |idx: u64| &seen[(idx / 64) as usize];
+    progress.start("reachable", game.position_count());
+    word(game.index(start)).fetch_or(1 << (game.index(start) % 64), Relaxed);
+    // The frontier holds positions rather than indices: unindexing each
+    // would cost as much as indexing its children.
+    let mut frontier = vec![*start];
     let mut len = 0;
     while !frontier.is_empty() {
         len += frontier.len() as u64;
-        frontier = frontier
-            .par_iter()
-            .fold(Vec::new, |mut next, &idx| {
-                let pos = game.unindex(idx);
-                if game.terminal_value(&pos).is_none() {
-                    game.for_each_child(&pos, |child| {
-                        let child = game.index(&child);
-                        if insert(child) {
-                            next.push(child);
-                        }
-                    });
+        let pieces: Vec<Vec<G::Position>> = frontier
+            .par_chunks(1 << 12)
+            .map(|piece| {
+                if progress.should_stop() {
+                    return Err(Interrupted);
                 }
-                next
+                let mut children = Vec::new();
+                for pos in piece {
+                    if game.terminal_value(pos).is_none() {
+                        game.for_each_child(pos, |child| children.push((game.index(&child), child)));
+                    }
+                }
+                // Most children were seen before: a plain load (whose cache
+                // misses overlap) rules them out before any atomic update.
+                let unseen: Vec<bool> =
+                    children.iter().map(|&(idx, _)| word(idx).load(Relaxed) >> (idx % 64) & 1 == 0).collect();
+                let next = children
+                    .into_iter()
+                    .zip(unseen)
+                    .filter(|&((idx, _), unseen)| {
+                        unseen && word(idx).fetch_or(1 << (idx % 64), Relaxed) >> (idx % 64) & 1 == 0
+                    })
+                    .map(|((_, child), _)| child)
+                    .collect();
+                progress.advance(piece.len() as u64);
+                Ok(next)
             })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
+            .collect::<Result<_, _>>()?;
+        frontier = pieces.concat();
     }
-    PositionSet { words: seen.into_iter().map(AtomicU64::into_inner).collect(), len }
+    Ok(PositionSet { words: seen.into_iter().map(AtomicU64::into_inner).collect(), len })
 }

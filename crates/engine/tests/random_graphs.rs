@@ -144,7 +144,7 @@ fn retrograde_agrees_with_naive_on_random_graphs() {
             let got = solution.get(idx as u64).unpack();
             assert_eq!(got, *expected, "case {case}, position {idx}: {graph:?}");
         }
-        let report = audit(&graph, |idx| solution.get(idx).unpack());
+        let report = audit(&graph, &solution, |&pos| pos, &Silent).unwrap();
         assert_eq!(report.disagreements, 0, "case {case}: {report:?}");
         decisive += naive.iter().filter(|v| **v != Value::Draw).count();
     }
@@ -166,10 +166,9 @@ fn audit_catches_a_wrong_value() {
     let graph = Graph::random(&mut rng);
     let solution = retrograde::solve(&graph, &Silent).unwrap();
     let victim = (0..solution.len()).find(|&i| solution.get(i).unpack() != Value::Draw).unwrap();
-    let report = audit(&graph, |idx| {
-        let value = solution.get(idx).unpack();
-        if idx == victim { -value } else { value }
-    });
+    let mut values: Vec<Value> = (0..solution.len()).map(|idx| solution.get(idx).unpack()).collect();
+    values[victim as usize] = -values[victim as usize];
+    let report = audit(&graph, values.as_slice(), |&pos| pos, &Silent).unwrap();
     assert!(report.disagreements >= 1);
     assert!(report.examples.iter().any(|d| d.idx == victim));
 }
@@ -179,7 +178,7 @@ fn a_chain_too_long_for_one_byte_is_refused() {
     // A single tier: position i moves to i - 1, and 0 is a terminal loss.
     let count = 300;
     let graph = Graph {
-        tiers: vec![0..count],
+        tiers: std::iter::once(0..count).collect(),
         tier_of: vec![0; count as usize],
         terminal: (0..count).map(|i| (i == 0).then_some(Value::Loss(Plies(0)))).collect(),
         children: (0..count).map(|i| if i == 0 { vec![] } else { vec![i - 1] }).collect(),

@@ -8,6 +8,7 @@ fn key(positions: u64) -> TableKey {
         game: "test".into(),
         variant: "normal".into(),
         size: "3x3".into(),
+        index_version: 1,
         encoding: Encoding::PackedValue,
         positions,
     }
@@ -23,7 +24,7 @@ fn sample_values() -> Vec<u8> {
 fn write_sample(dir: &std::path::Path) -> std::path::PathBuf {
     let store = TableStore::new(dir);
     let values = sample_values();
-    store.save(&key(values.len() as u64), |sink| sink(&values)).unwrap()
+    store.save(&key(values.len() as u64), &[("reachable", 4), ("zugzwangs", 0)], |sink| sink(&values)).unwrap()
 }
 
 fn invalid(result: Result<Table, TableError>) -> FormatError {
@@ -42,6 +43,9 @@ fn a_written_table_reads_back_with_counts() {
     assert_eq!(table.probe(3), Value::Loss(Plies(38)));
     let counts = table.header().counts;
     assert_eq!((counts.wins, counts.losses, counts.draws), (2, 2, 1));
+    assert_eq!(table.header().fact("reachable"), Some(4));
+    assert_eq!(table.header().fact("zugzwangs"), Some(0));
+    assert_eq!(table.header().fact("elsewhere"), None);
     // SAFETY: the file is private to this test and not modified.
     let mapped = unsafe { Table::open_mmap(&path, &key(5)) }.unwrap();
     assert!((0..5).all(|i| mapped.probe(i) == table.probe(i)));
@@ -82,6 +86,9 @@ fn header_fields_must_match_what_was_asked() {
     other_size.size = "4x4".into();
     assert!(matches!(invalid(Table::open(&path, &other_size)), FormatError::Mismatch { field: "size", .. }));
     assert!(matches!(invalid(Table::open(&path, &key(6))), FormatError::Mismatch { field: "position count", .. }));
+    let mut reordered = key(5);
+    reordered.index_version = 2;
+    assert!(matches!(invalid(Table::open(&path, &reordered)), FormatError::Mismatch { field: "index version", .. }));
 }
 
 #[test]
@@ -93,7 +100,7 @@ fn truncated_and_foreign_files_are_refused() {
     assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Length { .. }));
     std::fs::write(&path, &bytes[..10]).unwrap();
     assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::TooShort { len: 10 }));
-    std::fs::write(&path, vec![b'x'; 200]).unwrap();
+    std::fs::write(&path, vec![b'x'; 400]).unwrap();
     assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Magic));
     let mut newer = bytes.clone();
     newer[8] = 99;
@@ -106,7 +113,7 @@ fn a_short_payload_leaves_the_old_file_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_sample(dir.path());
     let before = std::fs::read(&path).unwrap();
-    let result = table::write(&path, &key(5), |sink| sink(&[0, 0]));
+    let result = table::write(&path, &key(5), &[], |sink| sink(&[0, 0]));
     assert!(matches!(result, Err(TableError::Write { .. })));
     assert_eq!(std::fs::read(&path).unwrap(), before);
     let leftovers = std::fs::read_dir(dir.path()).unwrap().count();

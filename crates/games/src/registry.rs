@@ -65,6 +65,10 @@ impl Game {
     ///
     /// As for [`open_or_solve`].
     pub fn table(&self, store: &TableStore, progress: &dyn Progress) -> Result<(Table, Provenance), ObtainError> {
-        open_or_solve(store, &self.table_key(), || self.solve(progress))
+        match self {
+            Game::Dodgem(game) => {
+                open_or_solve(store, &self.table_key(), || self.solve(progress), |values| game.facts(values, progress))
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Solved tables: loaded from the cache, or solved and saved there.
 
 use solved_engine::retrograde::{Solution, SolveError};
-use solved_engine::{Table, TableError, TableKey, TableStore};
+use solved_engine::{Interrupted, Table, TableError, TableKey, TableStore};
 
 /// Why a table could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -12,6 +12,9 @@ pub enum ObtainError {
     /// The solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// Computing the table's facts was interrupted.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
 }
 
 /// Where a table came from.
@@ -24,7 +27,7 @@ pub enum Provenance {
 }
 
 /// The table of `key` from `store`, or, if the store has none, the result
-/// of `solve`, saved to the store first.
+/// of `solve`, saved to the store first with the `facts` computed from it.
 ///
 /// # Errors
 ///
@@ -34,12 +37,14 @@ pub fn open_or_solve(
     store: &TableStore,
     key: &TableKey,
     solve: impl FnOnce() -> Result<Solution, SolveError>,
+    facts: impl FnOnce(&Solution) -> Result<Vec<(&'static str, u64)>, Interrupted>,
 ) -> Result<(Table, Provenance), ObtainError> {
     if let Some(table) = store.open(key)? {
         return Ok((table, Provenance::Cached));
     }
     let solution = solve()?;
-    let path = store.save(key, |sink| solution.for_each_piece(1 << 20, &mut *sink))?;
+    let facts = facts(&solution)?;
+    let path = store.save(key, &facts, |sink| solution.for_each_piece(1 << 20, &mut *sink))?;
     drop(solution);
     Ok((Table::open(&path, key)?, Provenance::Solved))
 }

@@ -34,7 +34,7 @@ fn open_table(config: &Config, game: &Dodgem) -> anyhow::Result<(Table, Provenan
 pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
     let (table, provenance) = open_table(config, game)?;
-    let summary = game.summary(&table);
+    let summary = game.summary(&table)?;
     let seconds = began.elapsed().as_secs_f64();
     let path = config.store.path(&game.table_key()).display().to_string();
     if json {
@@ -113,7 +113,9 @@ pub fn probe(config: &Config, size: Option<u32>, misere: bool, text: &str, json:
 }
 
 pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
-    let (claims, record) = solved_games::dodgem::verify(|game| open_table(config, game).map(|(t, _)| t))?;
+    let bar = Bar::new();
+    let (claims, record) = solved_games::dodgem::verify(|game| open_table(config, game).map(|(t, _)| t), &bar)?;
+    drop(bar);
     // Errata (published items shown wrong) are reported, not failures.
     let all_agree = !claims.iter().any(|c| c.verdict == Verdict::Disagrees);
     if json {

@@ -11,15 +11,24 @@
 //! | 0 | 8 | magic `SOLVEDTB` |
 //! | 8 | 4 | format version |
 //! | 12 | 4 | value encoding |
-//! | 16 | 16 | game id, ASCII, NUL-padded |
-//! | 32 | 16 | variant, ASCII, NUL-padded |
-//! | 48 | 16 | size, ASCII, NUL-padded |
-//! | 64 | 8 | number of positions |
-//! | 72 | 8 | wins (or positive scores) for the side to move |
-//! | 80 | 8 | losses (or negative scores) |
-//! | 88 | 8 | draws (or zero scores) |
-//! | 96 | n | the values, in index order |
-//! | 96 + n | 8 | CRC-64/XZ of every byte before it |
+//! | 16 | 4 | the game's index version |
+//! | 20 | 4 | number of facts (at most 8) |
+//! | 24 | 16 | game id, ASCII, NUL-padded |
+//! | 40 | 16 | variant, ASCII, NUL-padded |
+//! | 56 | 16 | size, ASCII, NUL-padded |
+//! | 72 | 8 | number of positions |
+//! | 80 | 8 | wins (or positive scores) for the side to move |
+//! | 88 | 8 | losses (or negative scores) |
+//! | 96 | 8 | draws (or zero scores) |
+//! | 104 | 8 × 24 | facts: name (16 bytes, ASCII, NUL-padded) and value |
+//! | 296 | n | the values, in index order |
+//! | 296 + n | 8 | CRC-64/XZ of every byte before it |
+//!
+//! The index version belongs to the game: it changes whenever the game's
+//! index puts any position at another place, so that an old table is refused
+//! rather than misread. Facts are figures a game computes once, when it
+//! solves (such as how many positions are reachable), so that a summary of
+//! a cached table costs nothing.
 
 use super::FormatError;
 
@@ -30,7 +39,10 @@ pub const MAGIC: [u8; 8] = *b"SOLVEDTB";
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The length of the header in bytes.
-pub const HEADER_LEN: usize = 96;
+pub const HEADER_LEN: usize = 296;
+
+/// The most facts a header holds.
+pub const MAX_FACTS: usize = 8;
 
 /// The length of the checksum trailer in bytes.
 pub const TRAILER_LEN: usize = 8;
@@ -75,6 +87,8 @@ pub struct TableKey {
     pub variant: String,
     /// The board size, such as `5x5`.
     pub size: String,
+    /// The version of the game's index (see the module docs).
+    pub index_version: u32,
     /// How values are stored.
     pub encoding: Encoding,
     /// The number of positions.
@@ -99,6 +113,8 @@ pub struct Header {
     pub key: TableKey,
     /// The results it holds.
     pub counts: Counts,
+    /// Named figures the game stored when it solved.
+    pub facts: Vec<(String, u64)>,
 }
 
 impl Header {
@@ -106,7 +122,8 @@ impl Header {
     ///
     /// # Panics
     ///
-    /// Panics if a text field is longer than 16 bytes or not ASCII; keys
+    /// Panics if a text field or fact name is longer than 16 bytes or not
+    /// ASCII, or if there are more than [`MAX_FACTS`] facts; keys and facts
     /// come from code, not from users.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let key = &self.key;
@@ -114,20 +131,32 @@ impl Header {
         bytes[0..8].copy_from_slice(&MAGIC);
         bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         bytes[12..16].copy_from_slice(&key.encoding.code().to_le_bytes());
-        for (offset, text) in [(16, &key.game), (32, &key.variant), (48, &key.size)] {
-            assert!(text.len() <= TEXT_LEN && text.is_ascii(), "table key field {text:?} too long or not ASCII");
+        bytes[16..20].copy_from_slice(&key.index_version.to_le_bytes());
+        assert!(self.facts.len() <= MAX_FACTS, "at most {MAX_FACTS} facts fit a header");
+        bytes[20..24].copy_from_slice(&(self.facts.len() as u32).to_le_bytes());
+        let mut put_text = |offset: usize, text: &str| {
+            assert!(text.len() <= TEXT_LEN && text.is_ascii(), "header text {text:?} too long or not ASCII");
             bytes[offset..offset + text.len()].copy_from_slice(text.as_bytes());
+        };
+        put_text(24, &key.game);
+        put_text(40, &key.variant);
+        put_text(56, &key.size);
+        for (i, (name, _)) in self.facts.iter().enumerate() {
+            put_text(104 + 24 * i, name);
         }
         let numbers = [key.positions, self.counts.wins, self.counts.losses, self.counts.draws];
         for (i, n) in numbers.into_iter().enumerate() {
-            bytes[64 + 8 * i..72 + 8 * i].copy_from_slice(&n.to_le_bytes());
+            bytes[72 + 8 * i..80 + 8 * i].copy_from_slice(&n.to_le_bytes());
+        }
+        for (i, (_, value)) in self.facts.iter().enumerate() {
+            bytes[120 + 24 * i..128 + 24 * i].copy_from_slice(&value.to_le_bytes());
         }
         bytes
     }
 
     /// Parses a header from the start of a file, checking it against what
     /// the caller expects, in the order: length, magic, version, game,
-    /// variant, size, encoding, position count.
+    /// variant, size, index version, encoding, position count.
     ///
     /// # Errors
     ///
@@ -143,7 +172,7 @@ impl Header {
         if version != FORMAT_VERSION {
             return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
         }
-        let texts = [("game", 16, &expected.game), ("variant", 32, &expected.variant), ("size", 48, &expected.size)];
+        let texts = [("game", 24, &expected.game), ("variant", 40, &expected.variant), ("size", 56, &expected.size)];
         let mut found_texts = Vec::with_capacity(3);
         for (field, offset, wanted) in texts {
             let found = text_at(bytes, offset);
@@ -151,6 +180,14 @@ impl Header {
                 return Err(FormatError::Mismatch { field, found, expected: wanted.clone() });
             }
             found_texts.push(found);
+        }
+        let index_version = u32_at(bytes, 16);
+        if index_version != expected.index_version {
+            return Err(FormatError::Mismatch {
+                field: "index version",
+                found: index_version.to_string(),
+                expected: expected.index_version.to_string(),
+            });
         }
         let code = u32_at(bytes, 12);
         let encoding = Encoding::from_code(code).ok_or(FormatError::UnknownEncoding { code })?;
@@ -161,7 +198,7 @@ impl Header {
                 expected: format!("{:?}", expected.encoding),
             });
         }
-        let positions = u64_at(bytes, 64);
+        let positions = u64_at(bytes, 72);
         if positions != expected.positions {
             return Err(FormatError::Mismatch {
                 field: "position count",
@@ -169,11 +206,22 @@ impl Header {
                 expected: expected.positions.to_string(),
             });
         }
+        let fact_count = u32_at(bytes, 20) as usize;
+        if fact_count > MAX_FACTS {
+            return Err(FormatError::FactCount { found: fact_count });
+        }
+        let facts = (0..fact_count).map(|i| (text_at(bytes, 104 + 24 * i), u64_at(bytes, 120 + 24 * i))).collect();
         let [game, variant, size] = found_texts.try_into().expect("three text fields");
         Ok(Header {
-            key: TableKey { game, variant, size, encoding, positions },
-            counts: Counts { wins: u64_at(bytes, 72), losses: u64_at(bytes, 80), draws: u64_at(bytes, 88) },
+            key: TableKey { game, variant, size, index_version, encoding, positions },
+            counts: Counts { wins: u64_at(bytes, 80), losses: u64_at(bytes, 88), draws: u64_at(bytes, 96) },
+            facts,
         })
+    }
+
+    /// The fact called `name`, if the table has it.
+    pub fn fact(&self, name: &str) -> Option<u64> {
+        self.facts.iter().find(|(n, _)| n == name).map(|&(_, value)| value)
     }
 }
 

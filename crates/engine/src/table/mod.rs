@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crc::{CRC_64_XZ, Crc};
 use memmap2::Mmap;
 
-pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TRAILER_LEN, TableKey};
+pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::store::TableStore;
 use crate::packed::PackedValue;
 use crate::value::Value;
@@ -53,6 +53,12 @@ pub enum FormatError {
         found: String,
         /// The value asked for.
         expected: String,
+    },
+    /// More facts than a header holds.
+    #[error("header claims {found} facts, at most {MAX_FACTS} fit")]
+    FactCount {
+        /// The count in the file.
+        found: usize,
     },
     /// An encoding this build does not know.
     #[error("unknown value encoding {code}")]
@@ -216,8 +222,8 @@ impl<B> fmt::Debug for Table<B> {
     }
 }
 
-/// Writes a table of `key` to `path` atomically: the file appears at `path`
-/// only once it is complete and synced.
+/// Writes a table of `key` with `facts` to `path` atomically: the file
+/// appears at `path` only once it is complete and synced.
 ///
 /// `fill` is called twice with a sink for the values, in index order: once
 /// to count results for the header, once to write. (The checksum covers the
@@ -231,6 +237,7 @@ impl<B> fmt::Debug for Table<B> {
 pub fn write(
     path: &Path,
     key: &TableKey,
+    facts: &[(&str, u64)],
     fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
 ) -> Result<(), TableError> {
     let write_error = |source| TableError::Write { path: path.into(), source };
@@ -251,7 +258,8 @@ pub fn write(
     let mut temp = tempfile::Builder::new().suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
     {
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-        let header = Header { key: key.clone(), counts }.to_bytes();
+        let facts = facts.iter().map(|&(name, value)| (name.to_string(), value)).collect();
+        let header = Header { key: key.clone(), counts, facts }.to_bytes();
         let mut digest = CRC.digest();
         digest.update(&header);
         out.write_all(&header).map_err(write_error)?;

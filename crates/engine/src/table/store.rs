@@ -41,7 +41,8 @@ impl TableStore {
         }
     }
 
-    /// Saves the table of `key` atomically (see [`write`]) and returns its path.
+    /// Saves the table of `key` with `facts` atomically (see [`write`]) and
+    /// returns its path.
     ///
     /// # Errors
     ///
@@ -49,11 +50,12 @@ impl TableStore {
     pub fn save(
         &self,
         key: &TableKey,
+        facts: &[(&str, u64)],
         fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
     ) -> Result<PathBuf, TableError> {
         let path = self.path(key);
         std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        write(&path, key, fill)?;
+        write(&path, key, facts, fill)?;
         Ok(path)
     }
 }

@@ -1,5 +1,5 @@
-//! Dense indices of Dodgem positions: one up to symmetry, for the solver and
-//! its tables, and one of every position, for counts and checks.
+//! The dense index of Dodgem positions up to symmetry, for the solver and
+//! its tables.
 //!
 //! # Symmetry
 //!
@@ -92,8 +92,8 @@ impl Placements {
         let mut rest = blue;
         for order in 1..=MAX_CARS {
             let lowest = rest & rest.wrapping_neg();
-            let below = (occupied & lowest.wrapping_sub(1)).count_ones() as usize;
-            pattern_rank += if lowest == 0 { 0 } else { SMALL_BINOMIALS[below][order] };
+            let below = (occupied & lowest.wrapping_sub(1)).count_ones();
+            pattern_rank += if lowest == 0 { 0 } else { binomial(below, order as u32) as u32 };
             rest ^= lowest;
         }
         occupied_rank * self.colourings[k][blue.count_ones() as usize] + pattern_rank
@@ -315,53 +315,5 @@ impl DodgemIndex {
                 idx += 1;
             });
         }
-    }
-}
-
-/// The index of every position, both sides to move: placements in the same
-/// block order, the side to move in the lowest bit.
-#[derive(Clone, Debug)]
-pub struct AllPositions {
-    size: u8,
-    placements: Placements,
-    blocks: [[Block; MAX_CARS + 1]; MAX_CARS + 1],
-    starts: Vec<(u64, u32, u32)>,
-    count: u64,
-}
-
-impl AllPositions {
-    pub(super) fn new(size: u8) -> AllPositions {
-        let placements = Placements::new(size);
-        let mut blocks = [[Block::default(); MAX_CARS + 1]; MAX_CARS + 1];
-        let mut starts = Vec::new();
-        let mut start = 0;
-        for (blue, red) in block_order(size) {
-            let len = 2 * placements.count(blue, red);
-            blocks[blue as usize][red as usize] = Block { start, len };
-            starts.push((start, blue, red));
-            start += len;
-        }
-        AllPositions { size, placements, blocks, starts, count: start }
-    }
-
-    /// The number of positions: every placement of up to n−1 cars a side,
-    /// with either side to move.
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-
-    /// The index of `pos`.
-    #[inline]
-    pub fn index(&self, pos: &Position) -> u64 {
-        let block = &self.blocks[pos.cars.blue.count_ones() as usize][pos.cars.red.count_ones() as usize];
-        block.start + 2 * u64::from(self.placements.rank(pos.cars)) + pos.turn as u64
-    }
-
-    /// The position with index `idx < count()`.
-    pub fn unindex(&self, idx: u64) -> Position {
-        let (start, blue, red) = self.starts[self.starts.partition_point(|s| s.0 <= idx) - 1];
-        let local = idx - start;
-        let turn = if local & 1 == 0 { Player::Blue } else { Player::Red };
-        Position { size: self.size, cars: self.placements.unrank(blue, red, (local >> 1) as u32), turn }
     }
 }

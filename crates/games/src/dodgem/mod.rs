@@ -19,10 +19,10 @@ use std::sync::Arc;
 use solved_engine::{Plies, Value};
 
 pub use self::claims::{RecordMove, verify};
-pub use self::index::{AllPositions, DodgemIndex};
+pub use self::index::DodgemIndex;
 pub use self::notation::{ParseMoveError, ParsePositionError};
 pub use self::solve::EveryPosition;
-pub use self::solve::{Summary, Tally};
+pub use self::solve::{MissingFact, Summary, Tally};
 
 /// A player.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -234,7 +234,6 @@ pub struct Dodgem {
     bottom_rank: u32,
     top_rank: u32,
     index: Arc<DodgemIndex>,
-    all: Arc<AllPositions>,
 }
 
 /// Destinations of a side's on-board moves, by direction, as masks of the
@@ -266,7 +265,6 @@ impl Dodgem {
             bottom_rank: (1 << n) - 1,
             top_rank: ((1 << n) - 1) << (n * (n - 1)),
             index: Arc::new(DodgemIndex::new(size as u8)),
-            all: Arc::new(AllPositions::new(size as u8)),
         })
     }
 
@@ -283,11 +281,6 @@ impl Dodgem {
     /// The solver's index of this board's positions, up to symmetry.
     pub fn positions(&self) -> &DodgemIndex {
         &self.index
-    }
-
-    /// The index of every position of this board, both sides to move.
-    pub fn all_positions(&self) -> &AllPositions {
-        &self.all
     }
 
     /// The mirror image of `pos`: reflected in the diagonal through `a1`,

@@ -4,7 +4,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use solved_engine::table::{Encoding, TableKey};
-use solved_engine::{DenseIndex, Expansion, Plies, Rules, Table, TieredRetrograde, Value, reachable};
+use solved_engine::{
+    DenseIndex, Expansion, Interrupted, Plies, Progress, Rules, Table, TieredRetrograde, Value, Values, reachable,
+};
 
 use super::{Dodgem, Move, Player, Position, bits};
 
@@ -39,6 +41,10 @@ impl DenseIndex for Dodgem {
 /// Dodgem with every position indexed on its own, both sides to move: for
 /// counting reachable positions and for checks that must not lean on the
 /// symmetry the solver uses.
+///
+/// Position `2i` is the solver's position `i` (Blue to move) and `2i + 1`
+/// its mirror image (Red to move), so a pass over these indices is a pass
+/// over the table.
 #[derive(Copy, Clone, Debug)]
 pub struct EveryPosition<'a>(pub &'a Dodgem);
 
@@ -56,15 +62,16 @@ impl Rules for EveryPosition<'_> {
 
 impl DenseIndex for EveryPosition<'_> {
     fn position_count(&self) -> u64 {
-        self.0.all.count()
+        2 * self.0.index.count()
     }
 
     fn index(&self, pos: &Position) -> u64 {
-        self.0.all.index(pos)
+        2 * self.0.index.index(pos) + pos.turn as u64
     }
 
     fn unindex(&self, idx: u64) -> Position {
-        self.0.all.unindex(idx)
+        let pos = self.0.index.unindex(idx / 2);
+        if idx.is_multiple_of(2) { pos } else { self.0.index.mirror(&pos) }
     }
 }
 
@@ -187,9 +194,22 @@ pub struct Summary {
     pub max_win: Option<Plies>,
     /// The longest loss, if any.
     pub max_loss: Option<Plies>,
-    /// Car placements that lose for whichever side is to move.
+    /// Car placements (with at least one car) that lose for whichever side
+    /// is to move.
     pub mutual_zugzwang: u64,
 }
+
+/// A table whose header lacks a figure this build stores when it solves.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("the table has no {0:?} figure; delete it to solve again")]
+pub struct MissingFact(pub &'static str);
+
+/// The version of [`DodgemIndex`](super::DodgemIndex)'s layout, recorded
+/// in table headers: bump it whenever a position moves to another index.
+const INDEX_VERSION: u32 = 1;
+
+const REACHABLE: [&str; 4] = ["reachable", "reachable_wins", "reachable_losses", "reachable_draws"];
+const ZUGZWANGS: &str = "zugzwangs";
 
 impl Dodgem {
     /// What the table of this game is called and holds.
@@ -198,21 +218,52 @@ impl Dodgem {
             game: "dodgem".into(),
             variant: self.objective.id().into(),
             size: format!("{0}x{0}", self.size),
+            index_version: INDEX_VERSION,
             encoding: Encoding::PackedValue,
             positions: self.index.count(),
         }
     }
 
-    /// The value of `pos` in a solved table of this game.
-    pub fn probe(&self, table: &Table, pos: &Position) -> Value {
-        table.probe(self.index.index(pos))
+    /// The value of `pos` in solved `values` of this game.
+    pub fn probe(&self, values: &(impl Values + ?Sized), pos: &Position) -> Value {
+        values.probe(self.index.index(pos))
+    }
+
+    /// The figures a table stores about itself, computed once from freshly
+    /// solved `values`: the positions reachable from the start by result,
+    /// and the number of mutual zugzwangs.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` asks to stop.
+    pub fn facts(
+        &self,
+        values: &impl Values,
+        progress: &dyn Progress,
+    ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        let reachable = reachable(&EveryPosition(self), &self.start(), progress)?.par_fold(
+            Tally::default,
+            |mut tally, idx| {
+                tally.add(values.probe(idx / 2));
+                tally
+            },
+            Tally::merge,
+        );
+        let counts = [reachable.positions, reachable.wins, reachable.losses, reachable.draws];
+        let mut facts: Vec<_> = REACHABLE.into_iter().zip(counts).collect();
+        facts.push((ZUGZWANGS, self.mutual_zugzwangs(values).len() as u64));
+        Ok(facts)
     }
 
     /// Summarises a solved table of this game.
     ///
     /// Counts are over every position: each index stands for a position
     /// and its mirror image, which have the same value, so they count twice.
-    pub fn summary(&self, table: &Table) -> Summary {
+    ///
+    /// # Errors
+    ///
+    /// [`MissingFact`] if the table's header lacks a figure [`facts`](Self::facts) gives.
+    pub fn summary(&self, table: &Table) -> Result<Summary, MissingFact> {
         let chunk = 1 << 16;
         let (max_win, max_loss) = (0..table.len().div_ceil(chunk))
             .into_par_iter()
@@ -228,48 +279,56 @@ impl Dodgem {
                 (max_win, max_loss)
             })
             .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
-        let counts = table.header().counts;
-        let all = Tally {
-            positions: 2 * table.len(),
-            wins: 2 * counts.wins,
-            losses: 2 * counts.losses,
-            draws: 2 * counts.draws,
-        };
-        let every = EveryPosition(self);
-        let reachable_set = reachable(&every, &self.start());
-        let reachable_tally = reachable_set
-            .iter()
-            .collect::<Vec<u64>>()
-            .par_chunks(chunk as usize)
-            .map(|part| {
-                let mut tally = Tally::default();
-                for &idx in part {
-                    tally.add(self.probe(table, &every.unindex(idx)));
-                }
-                tally
-            })
-            .reduce(Tally::default, Tally::merge);
-        Summary {
-            all,
-            reachable: reachable_tally,
+        let header = table.header();
+        let fact = |name: &'static str| header.fact(name).ok_or(MissingFact(name));
+        let counts = header.counts;
+        Ok(Summary {
+            all: Tally {
+                positions: 2 * table.len(),
+                wins: 2 * counts.wins,
+                losses: 2 * counts.losses,
+                draws: 2 * counts.draws,
+            },
+            reachable: Tally {
+                positions: fact(REACHABLE[0])?,
+                wins: fact(REACHABLE[1])?,
+                losses: fact(REACHABLE[2])?,
+                draws: fact(REACHABLE[3])?,
+            },
             start: self.probe(table, &self.start()),
             max_win,
             max_loss,
-            mutual_zugzwang: self.mutual_zugzwangs(table).len() as u64,
-        }
+            mutual_zugzwang: fact(ZUGZWANGS)?,
+        })
     }
 
     /// Placements with at least one car that lose for whichever side is to
     /// move, with Blue to move. (The empty board, which the terminal rule
     /// makes lost for both, is not a position of play and is left out.)
-    pub fn mutual_zugzwangs(&self, table: &Table) -> Vec<Position> {
-        (0..table.len())
+    pub fn mutual_zugzwangs(&self, values: &(impl Values + ?Sized)) -> Vec<Position> {
+        let tiers = self.index.tiers();
+        let chunks: Vec<(usize, Range<u64>)> = tiers
+            .iter()
+            .enumerate()
+            .flat_map(|(t, tier)| {
+                (tier.start..tier.end).step_by(1 << 16).map(move |s| (t, s..(s + (1 << 16)).min(tier.end)))
+            })
+            .collect();
+        chunks
             .into_par_iter()
-            .filter_map(|idx| {
-                let pos = self.index.unindex(idx);
-                let both_lose = matches!(table.probe(idx), Value::Loss(_))
-                    && matches!(self.probe(table, &pos.with_turn(Player::Red)), Value::Loss(_));
-                (both_lose && pos.cars.blue | pos.cars.red != 0).then_some(pos)
+            .flat_map_iter(|(tier, range)| {
+                let mut found = Vec::new();
+                self.index.for_each_in_range(tier, range, |idx, pos| {
+                    // Most positions are not lost with Blue to move: only then
+                    // look up the Red-to-move one, a cache miss away.
+                    if matches!(values.probe(idx), Value::Loss(_))
+                        && pos.cars.blue | pos.cars.red != 0
+                        && matches!(self.probe(values, &pos.with_turn(Player::Red)), Value::Loss(_))
+                    {
+                        found.push(pos);
+                    }
+                });
+                found
             })
             .collect()
     }
@@ -286,7 +345,7 @@ impl Dodgem {
                 (m, Value::of_move_into(self.probe(table, &child)), child)
             })
             .collect();
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         moves
     }
 }

@@ -23,7 +23,7 @@ fn solved(game: &Dodgem) -> Vec<Value> {
 fn position_counts_match_the_spec() {
     for (size, count) in [(3, 2_846), (4, 555_986), (5, 240_060_402)] {
         let game = game(size, Objective::Normal);
-        assert_eq!(game.all_positions().count(), count);
+        assert_eq!(EveryPosition(&game).position_count(), count);
         assert_eq!(game.positions().count(), count / 2, "one index per mirror pair");
     }
 }
@@ -235,8 +235,9 @@ fn reflection_preserves_value_and_distance_in_the_naive_solution() {
 fn solutions_obey_the_minimax_equation_at_every_position() {
     for game in all_games() {
         let values = solved(&game);
-        let report = audit(&EveryPosition(&game), |idx| values[idx as usize]);
-        assert_eq!(report.checked, game.all_positions().count());
+        let every = EveryPosition(&game);
+        let report = audit(&every, values.as_slice(), |pos| every.index(pos), &Silent).unwrap();
+        assert_eq!(report.checked, every.position_count());
         assert_eq!(report.disagreements, 0, "{report:?}");
     }
 }
@@ -297,7 +298,7 @@ fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u
         Player::Blue => {
             let mut moves: Vec<(Move, Value)> =
                 game.legal_moves(&pos).into_iter().map(|m| (m, child_value(m))).collect();
-            moves.sort_by(|a, b| b.1.cmp(&a.1));
+            moves.sort_by_key(|m| std::cmp::Reverse(m.1));
             let ranked: Vec<Value> = moves.iter().map(|m| m.1).collect();
             vec![moves[crate::player::choose(&ranked, &mut rand::rng()).unwrap()].0]
         }
