@@ -97,8 +97,12 @@ pub enum ProbeGame {
         /// Misère rules.
         #[arg(long)]
         misere: bool,
-        /// The position, ranks from the top, e.g. "B../B../.RR B".
-        position: String,
+        /// The position, ranks from the top, e.g. "B../B../.RR B"
+        /// [default: the start of a --size board].
+        position: Option<String>,
+        /// Moves to play first, e.g. "a3-b3 c1-c2".
+        #[arg(long, value_name = "MOVES")]
+        moves: Option<String>,
         #[command(flatten)]
         output: Output,
     },

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use solved_engine::retrograde::SolveError;
 use solved_engine::{Interrupted, TableStore};
-use solved_games::dodgem::{Dodgem, Objective};
+use solved_games::dodgem::{Dodgem, Move, Objective, Position};
 use solved_games::registry::Game;
 use solved_games::tables::ObtainError;
 
@@ -48,9 +48,31 @@ fn data_dir(flag: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     }
 }
 
+pub fn objective(misere: bool) -> Objective {
+    if misere { Objective::Misere } else { Objective::Normal }
+}
+
 pub fn dodgem(args: &DodgemArgs) -> anyhow::Result<Dodgem> {
-    let objective = if args.misere { Objective::Misere } else { Objective::Normal };
-    Ok(Dodgem::new(args.size, objective)?)
+    Ok(Dodgem::new(args.size, objective(args.misere))?)
+}
+
+/// The position a probe asks about: `position` (or the start of a `size`
+/// board) after `moves`, each checked.
+pub fn dodgem_position(size: Option<u32>, position: Option<&str>, moves: Option<&str>) -> anyhow::Result<Position> {
+    let mut pos = match (position, size) {
+        (Some(text), _) => text.parse::<Position>().with_context(|| format!("invalid position {text:?}"))?,
+        (None, Some(size)) => Dodgem::new(size, Objective::Normal)?.start(),
+        (None, None) => bail!("give a position, or --size for the starting position"),
+    };
+    if let Some(size) = size.filter(|&s| s != u32::from(pos.size())) {
+        bail!("the position is on a {0}x{0} board, not {size}x{size}", pos.size());
+    }
+    let game = Dodgem::new(pos.size().into(), Objective::Normal)?;
+    for (i, text) in moves.unwrap_or_default().split([' ', ',']).filter(|m| !m.is_empty()).enumerate() {
+        let m = text.parse::<Move>().with_context(|| format!("move {}", i + 1))?;
+        pos = game.play(&pos, m).with_context(|| format!("move {}", i + 1))?;
+    }
+    Ok(pos)
 }
 
 pub fn game(dodgem: &Dodgem) -> Game {

@@ -22,7 +22,7 @@
 //!
 //! The solver keeps exactly one byte per position. While a tier is being
 //! solved, the byte of an undecided position holds its counter in the top
-//! codes of the byte (see [`Codes`]) instead of a value. Sharing the byte
+//! codes of the byte (see `Codes`) instead of a value. Sharing the byte
 //! halves memory and, more importantly, makes every parent update touch one
 //! cache line instead of two.
 //!
@@ -131,7 +131,9 @@ pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<S
     let bytes = Bytes::zeroed(len);
     progress.start("solve", 2 * len);
     for (tier_number, tier) in game.tiers().into_iter().enumerate() {
-        let solver = TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies: AtomicU16::new(0) };
+        let pending = Pending::new(&tier);
+        let solver =
+            TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies: AtomicU16::new(0), pending };
         solver.seed(progress)?;
         solver.propagate(progress)?;
         solver.finish(progress);
@@ -287,6 +289,7 @@ struct Scratch<P> {
     children: Vec<u64>,
     codes: Vec<u8>,
     frontier: Vec<(u64, bool)>,
+    decided: Vec<u64>,
     parents: Vec<(u64, P, bool)>,
     lost: Vec<(u64, P)>,
     /// The longest distance this worker has given since it last reported
@@ -302,6 +305,7 @@ impl<P> Default for Scratch<P> {
             children: Vec::new(),
             codes: Vec::new(),
             frontier: Vec::new(),
+            decided: Vec::new(),
             parents: Vec::new(),
             lost: Vec::new(),
             max_plies: 0,
@@ -330,6 +334,43 @@ struct TierSolver<'a, G> {
     /// The longest distance given to any position of the tier so far,
     /// including one too long to encode (which stops the solve).
     max_plies: AtomicU16,
+    pending: Pending,
+}
+
+/// For each chunk of a tier, the distances at which some of its positions
+/// were decided: a distance layer scans only the chunks that have it.
+///
+/// Layers of long distances hold few positions, so most chunks skip most
+/// layers. Every encodable distance is below 128 (see [`Codes::limit`]).
+struct Pending {
+    first_chunk: u64,
+    masks: Vec<[AtomicU64; 2]>,
+}
+
+impl Pending {
+    fn new(tier: &Range<u64>) -> Pending {
+        let first_chunk = tier.start / CHUNK;
+        let chunks = if tier.is_empty() { 0 } else { (tier.end - 1) / CHUNK - first_chunk + 1 };
+        Pending { first_chunk, masks: (0..chunks).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
+    }
+
+    /// Notes that the position `idx` was decided at distance `plies`.
+    #[inline]
+    fn mark(&self, idx: u64, plies: u16) {
+        if let Some(mask) = self.masks.get((idx / CHUNK - self.first_chunk) as usize) {
+            let (word, bit) = (&mask[usize::from(plies / 64) & 1], 1 << (plies % 64));
+            // Most marks repeat one already made: a load is cheaper than
+            // an atomic update of a shared line.
+            if word.load(Relaxed) & bit == 0 && plies < 128 {
+                word.fetch_or(bit, Relaxed);
+            }
+        }
+    }
+
+    /// Whether the `chunk`-th chunk may hold positions decided at `plies`.
+    fn has(&self, chunk: usize, plies: u16) -> bool {
+        plies < 128 && self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
+    }
 }
 
 impl<G: TieredRetrograde> TierSolver<'_, G> {
@@ -381,6 +422,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
             }
             scratch.codes.clear();
             let mut next = chunk.start;
+            scratch.decided.clear();
             while next < chunk.end {
                 let batch = next..(next + BATCH as u64).min(chunk.end);
                 next = batch.end;
@@ -392,10 +434,17 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
+                    if !self.codes.is_counter(code) {
+                        scratch.decided.push(idx);
+                    }
                     scratch.codes.push(code);
                 }
             }
             self.bytes.or_bytes(chunk.start, &scratch.codes);
+            for &idx in &scratch.decided {
+                let code = scratch.codes[(idx - chunk.start) as usize];
+                self.pending.mark(idx, PackedValue::from_byte(code).unpack().plies().unwrap_or_default().0);
+            }
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
             Ok(())
@@ -442,9 +491,12 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
                 next_win: self.codes.value(Value::Win(Plies(plies + 1))).ok(),
                 next_loss: self.codes.value(Value::Loss(Plies(plies + 1))).ok(),
             };
-            chunks.par_iter().try_for_each_init(Scratch::default, |scratch, chunk| {
+            chunks.par_iter().enumerate().try_for_each_init(Scratch::default, |scratch, (number, chunk)| {
                 if progress.should_stop() {
                     return Err(SolveError::Interrupted);
+                }
+                if !self.pending.has(number, plies) {
+                    return Ok(());
                 }
                 let mut frontier = std::mem::take(&mut scratch.frontier);
                 frontier.clear();
@@ -481,15 +533,21 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         let mut decided = false;
         for i in 0..scratch.parents.len() {
             let (parent, pos, child_wins) = scratch.parents[i];
-            if child_wins {
-                if self.refute_move(parent, next_loss) {
+            let changed = if child_wins {
+                let lost = self.refute_move(parent, next_loss);
+                if lost {
                     scratch.lost.push((parent, pos));
                 }
+                lost
             } else {
-                decided |= self.win_with(parent, next_win);
+                self.win_with(parent, next_win)
+            };
+            if changed {
+                self.pending.mark(parent, layer.plies + 1);
+                decided = true;
             }
         }
-        if decided || !scratch.lost.is_empty() {
+        if decided {
             scratch.max_plies = scratch.max_plies.max(layer.plies + 1);
         }
         let lost = std::mem::take(&mut scratch.lost);
@@ -532,6 +590,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
             if let Some(longest) = earlier.longest_win.filter(|&d| d > plies) {
                 let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
                 self.bytes.update(idx, |_| Some(code));
+                self.pending.mark(idx, longest + 1);
             }
         }
     }

@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::{DenseIndex, Table, Value};
@@ -79,16 +79,11 @@ pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn probe(config: &Config, size: Option<u32>, misere: bool, text: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let pos: Position = text.parse().with_context(|| format!("invalid position {text:?}"))?;
-    if let Some(size) = size.filter(|&s| s != u32::from(pos.size())) {
-        bail!("position {text:?} is on a {0}x{0} board, not {size}x{size}", pos.size());
-    }
-    let objective = if misere { Objective::Misere } else { Objective::Normal };
-    let game = Dodgem::new(pos.size().into(), objective)?;
-    let (table, _) = open_table(config, &game)?;
-    let value = table.probe(game.index(&pos));
-    let moves = game.ranked_moves(&pos, &table);
+pub fn probe(config: &Config, game: &Dodgem, pos: &Position, json: bool) -> anyhow::Result<ExitCode> {
+    let objective = game.objective();
+    let (table, _) = open_table(config, game)?;
+    let value = game.probe(&table, pos);
+    let moves = game.ranked_moves(pos, &table);
     if json {
         let report = ProbeJson {
             position: pos.to_string(),
@@ -102,7 +97,7 @@ pub fn probe(config: &Config, size: Option<u32>, misere: bool, text: &str, json:
         return Ok(ExitCode::SUCCESS);
     }
     println!("{pos}  (Dodgem {0}x{0}, {1})", game.size(), objective.id());
-    print!("{}", board(&pos));
+    print!("{}", board(pos));
     println!("{} to move: {} ({})", pos.turn(), value, describe(value));
     if !moves.is_empty() {
         let mut rows = vec![vec!["move".into(), "value".into(), "position after".into()]];

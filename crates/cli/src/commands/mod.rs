@@ -5,6 +5,8 @@ mod dodgem;
 
 use std::process::ExitCode;
 
+use solved_games::dodgem::Dodgem;
+
 use crate::args::{BenchGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
 use crate::config::{self, Config};
 use crate::progress;
@@ -16,8 +18,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve { game: SolveGame::Dodgem { game, output } } => {
             dodgem::solve(&config, &config::dodgem(&game)?, output.json)
         }
-        Command::Probe { game: ProbeGame::Dodgem { size, misere, position, output } } => {
-            dodgem::probe(&config, size, misere, &position, output.json)
+        Command::Probe { game: ProbeGame::Dodgem { size, misere, position, moves, output } } => {
+            let pos = config::dodgem_position(size, position.as_deref(), moves.as_deref())?;
+            dodgem::probe(&config, &Dodgem::new(pos.size().into(), config::objective(misere))?, &pos, output.json)
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Play { game: PlayGame::Dodgem { game, side, hints, seed } } => {

@@ -200,7 +200,7 @@ impl Table<Mmap> {
     /// # Safety
     ///
     /// The file must not be modified or truncated while the table is alive.
-    /// Tables written by [`write`] are never modified in place (a new table
+    /// Tables written by [`write()`] are never modified in place (a new table
     /// replaces the old file by rename, which leaves a mapping of the old
     /// file intact), so this holds unless another program edits the file.
     ///

@@ -41,7 +41,7 @@ impl TableStore {
         }
     }
 
-    /// Saves the table of `key` with `facts` atomically (see [`write`]) and
+    /// Saves the table of `key` with `facts` atomically (see [`write()`](super::write())) and
     /// returns its path.
     ///
     /// # Errors

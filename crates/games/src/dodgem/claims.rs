@@ -58,38 +58,57 @@ pub fn verify<E: From<Interrupted>>(
     let mut record = Vec::new();
     for size in [3, 4, 5] {
         let game = Dodgem::new(size, Objective::Normal).expect("sizes 3 to 5 exist");
-        let table = table(&game)?;
-        match size {
-            3 => claims.extend(three_by_three(&game, &table, progress)?),
-            4 => {
-                claims.push(start_claim(&game, &table, "6", "desJardins 1996-03-18"));
-                let corner = move_value(&game, &table, "a2-a1");
-                claims.push(ClaimCheck::new(
-                    "7",
-                    "4x4 after Blue's a2-a1 (his b1-a1)",
-                    "desJardins 1996-03-20",
-                    "loss for Blue in 38",
-                    describe(corner),
-                    Verdict::of(corner == Value::Loss(Plies(38))),
-                ));
-                record = replay_record(&game, &table);
-            }
-            _ => {
-                let corner = move_value(&game, &table, "a2-a1");
-                claims.push(ClaimCheck::new(
-                    "7",
-                    "5x5 after Blue's a2-a1",
-                    "desJardins 1996-03-20",
-                    "draw",
-                    describe(corner),
-                    Verdict::of(corner == Value::Draw),
-                ));
-                claims.push(start_claim(&game, &table, "8", "desJardins 1996-03-20"));
-            }
-        }
-        claims.push(symmetry_claim(&game, &table, progress)?);
+        let (size_claims, size_record) = check_size(&game, &table(&game)?, progress)?;
+        claims.extend(size_claims);
+        record.extend(size_record);
     }
     claims.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok((claims, record))
+}
+
+/// The claims about one board size (normal rules), with desJardins' record
+/// replayed if the board is 4×4.
+///
+/// # Errors
+///
+/// [`Interrupted`] if `progress` asks to stop.
+pub fn check_size(
+    game: &Dodgem,
+    table: &Table,
+    progress: &dyn Progress,
+) -> Result<(Vec<ClaimCheck>, Vec<RecordMove>), Interrupted> {
+    let mut claims = Vec::new();
+    let mut record = Vec::new();
+    match game.size() {
+        3 => claims.extend(three_by_three(game, table, progress)?),
+        4 => {
+            claims.push(start_claim(game, table, "6", "desJardins 1996-03-18"));
+            let corner = move_value(game, table, "a2-a1");
+            claims.push(ClaimCheck::new(
+                "7",
+                "4x4 after Blue's a2-a1 (his b1-a1)",
+                "desJardins 1996-03-20",
+                "loss for Blue in 38",
+                describe(corner),
+                Verdict::of(corner == Value::Loss(Plies(38))),
+            ));
+            record = replay_record(game, table);
+        }
+        5 => {
+            let corner = move_value(game, table, "a2-a1");
+            claims.push(ClaimCheck::new(
+                "7",
+                "5x5 after Blue's a2-a1",
+                "desJardins 1996-03-20",
+                "draw",
+                describe(corner),
+                Verdict::of(corner == Value::Draw),
+            ));
+            claims.push(start_claim(game, table, "8", "desJardins 1996-03-20"));
+        }
+        _ => {}
+    }
+    claims.push(symmetry_claim(game, table, progress)?);
     Ok((claims, record))
 }
 

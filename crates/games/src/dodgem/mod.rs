@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use solved_engine::{Plies, Value};
 
-pub use self::claims::{RecordMove, verify};
+pub use self::claims::{RecordMove, check_size, verify};
 pub use self::index::DodgemIndex;
 pub use self::notation::{ParseMoveError, ParsePositionError};
 pub use self::solve::EveryPosition;

@@ -338,3 +338,49 @@ fn stepping_through_a_range_matches_unindexing() {
         }
     }
 }
+
+/// The claims about one size, checked on a freshly solved table.
+fn claims(size: u32) -> (Vec<crate::claims::ClaimCheck>, Vec<RecordMove>) {
+    let game = game(size, Objective::Normal);
+    let dir = tempfile::tempdir().unwrap();
+    let store = solved_engine::TableStore::new(dir.path());
+    let registry = crate::registry::Game::Dodgem(game.clone());
+    let (table, _) = registry.table(&store, &Silent).unwrap();
+    check_size(&game, &table, &Silent).unwrap()
+}
+
+#[test]
+fn published_3x3_claims_hold_and_the_misprinted_diagram_is_named() {
+    use crate::claims::Verdict;
+    let (claims, record) = claims(3);
+    assert!(record.is_empty());
+    let ids: Vec<&str> = claims.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2", "3", "4", "5", "5", "5", "5", "9"]);
+    for claim in &claims {
+        match claim.claim.as_str() {
+            c if c.starts_with("Erickson diagram 3") => {
+                let Verdict::Erratum(note) = &claim.verdict else { panic!("{claim:?}") };
+                assert!(note.contains(".../.BR/.BR and BB./RR./..."), "{note}");
+                assert_eq!(claim.ours, "Blue to move W13, Red to move W13");
+            }
+            _ => assert_eq!(claim.verdict, Verdict::Agrees, "{claim:?}"),
+        }
+    }
+}
+
+#[test]
+fn published_4x4_claims_hold_and_the_record_is_checked_move_by_move() {
+    use crate::claims::Verdict;
+    let (claims, record) = claims(4);
+    assert!(claims.iter().all(|c| c.verdict == Verdict::Agrees), "{claims:?}");
+    assert_eq!(claims.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["6", "7", "9"]);
+    assert_eq!(record.len(), 24);
+    let troubled: Vec<usize> = record.iter().filter(|m| !m.problems.is_empty()).map(|m| m.ply).collect();
+    assert_eq!(troubled, [2, 3, 23]);
+    assert_eq!(record[1].value_after, Some(Value::Loss(Plies(38))), "Red's reply d1-d2 loses");
+    assert_eq!(record[2].value_before, Some(Value::Win(Plies(37))), "and Blue missed the win");
+    assert!(!record[22].legal_as_written);
+    assert_eq!(record[22].ours, "d3-off", "read untransposed, the move is legal");
+    assert!(record.iter().filter(|m| m.written.ends_with('!')).all(|m| m.drawing_moves == 1));
+    assert!(record.iter().all(|m| m.value_after.is_some()), "the replay reaches the end");
+}

@@ -1,0 +1,114 @@
+//! Dodgem through the command line.
+
+use serde_json::json;
+
+use crate::util::Solved;
+
+#[test]
+fn solve_3x3_reports_the_published_figures() {
+    let solved = Solved::new();
+    let report = solved.run(&["solve", "dodgem", "--size", "3", "--json"]).json();
+    assert_eq!(report["positions"], 2846);
+    assert_eq!(report["wins"].as_u64().unwrap() + report["losses"].as_u64().unwrap(), 2846);
+    assert_eq!(report["draws"], 0);
+    assert_eq!(report["reachable"], json!({"positions": 1963, "wins": 1123, "losses": 840, "draws": 0}));
+    assert_eq!(report["start"], json!({"value": "win", "distance": 19}));
+    assert_eq!(report["mutual_zugzwang"], 6);
+    assert_eq!(report["cached"], false);
+    for key in ["max_win_distance", "max_loss_distance", "seconds"] {
+        assert!(report[key].is_number(), "{key}");
+    }
+    let again = solved.run(&["solve", "dodgem", "--size", "3", "--json"]).json();
+    assert_eq!(again["cached"], true);
+    assert_eq!(again["reachable"], report["reachable"]);
+}
+
+#[test]
+fn solve_4x4_start_is_a_draw_and_misere_is_its_own_table() {
+    let solved = Solved::new();
+    let normal = solved.run(&["solve", "dodgem", "--size", "4", "--json"]).json();
+    assert_eq!(normal["positions"], 555_986);
+    assert_eq!(normal["start"], json!({"value": "draw", "distance": null}));
+    let misere = solved.run(&["solve", "dodgem", "--size", "4", "--misere", "--json"]).json();
+    assert_eq!(misere["positions"], 555_986);
+    assert_eq!(misere["variant"], "misere");
+    assert_ne!(misere["wins"], normal["wins"]);
+    let text = solved.run(&["solve", "dodgem", "--size", "4"]);
+    assert!(text.stdout.contains("start position: ="), "{}", text.stdout);
+}
+
+#[test]
+fn probe_ranks_every_move_from_the_movers_side() {
+    let solved = Solved::new();
+    let report = solved.run(&["probe", "dodgem", "B../B../.RR B", "--json"]).json();
+    assert_eq!(report["position"], "B../B../.RR B");
+    assert_eq!(report["value"], "win");
+    assert_eq!(report["distance"], 19);
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    assert_eq!(moves[0], json!({"move": "a3-b3", "value": "win", "distance": 19, "position": ".B./B../.RR R"}));
+    assert!(moves[1..].iter().all(|m| m["value"] == "loss"));
+    // The move's value counts the move: the child is a win in 18 for Red.
+    let child = solved.run(&["probe", "dodgem", ".B./B../.RR R", "--json"]).json();
+    assert_eq!(child["value"], "loss");
+    assert_eq!(child["distance"], 18);
+    let text = solved.run(&["probe", "dodgem", "B../B../.RR B"]);
+    assert!(text.stdout.contains("a3-b3  W19"), "{}", text.stdout);
+}
+
+#[test]
+fn probe_after_moves_matches_the_published_4x4_corner_move() {
+    let solved = Solved::new();
+    let report = solved.run(&["probe", "dodgem", "--size", "4", "--moves", "a2-a1", "--json"]).json();
+    // After Blue's a2-a1, Red wins in 37: the move lost for Blue in 38.
+    assert_eq!(report["value"], "win");
+    assert_eq!(report["distance"], 37);
+}
+
+#[test]
+fn play_with_hints_lets_blue_win_the_3x3_game() {
+    let solved = Solved::new();
+    solved.run(&["solve", "dodgem", "--size", "3"]);
+    let mut session = solved.spawn(&["play", "dodgem", "--size", "3", "--as", "blue", "--hints", "--seed", "7"]);
+    let mut plies = 0;
+    loop {
+        let (text, prompted) = session.read_to_prompt();
+        if !prompted {
+            assert!(text.contains("Blue wins"), "{text}");
+            break;
+        }
+        // Take the best hinted move: the first of "moves (best first): a3-b3 W19, ...".
+        let hints = text.lines().rev().find(|l| l.starts_with("moves (best first): ")).expect("hints are shown");
+        let best = hints.trim_start_matches("moves (best first): ").split(' ').next().unwrap();
+        session.send(best);
+        plies += 2;
+        assert!(plies <= 19 + 1, "Blue should win in 19 plies");
+    }
+    assert_eq!(session.finish(), 0);
+}
+
+#[test]
+fn play_refuses_an_illegal_move_and_asks_again() {
+    let solved = Solved::new();
+    let run = solved.run_with_input(&["play", "dodgem", "--size", "3", "--seed", "1"], "b2-b3\nhint\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("there is no car on that square"), "{}", run.stdout);
+    assert!(run.stdout.contains("a3-b3 W19"), "{}", run.stdout);
+}
+
+#[test]
+fn play_ends_quietly_at_end_of_input() {
+    let solved = Solved::new();
+    let run = solved.run(&["play", "dodgem", "--size", "3", "--as", "red", "--seed", "3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Blue plays"), "the computer moves first as Blue: {}", run.stdout);
+}
+
+#[test]
+fn bench_runs_each_thread_count_in_its_own_process() {
+    let solved = Solved::new();
+    let report = solved.run(&["bench", "dodgem", "--size", "3", "--thread-counts", "1,2", "--json"]).json();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.iter().map(|r| r["threads"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+    assert!(runs.iter().all(|r| r["positions"] == 1423 && r["seconds"].as_f64().unwrap() >= 0.0));
+}
