@@ -271,6 +271,12 @@ pub fn write(
         out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
         out.flush().map_err(write_error)?;
     }
+    // Temporary files are private to their owner; a table is not.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)).map_err(write_error)?;
+    }
     temp.as_file().sync_all().map_err(write_error)?;
     temp.persist(path).map_err(|e| write_error(e.error))?;
     Ok(())
