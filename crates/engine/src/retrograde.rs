@@ -289,7 +289,6 @@ struct Scratch<P> {
     children: Vec<u64>,
     codes: Vec<u8>,
     frontier: Vec<(u64, bool)>,
-    decided: Vec<u64>,
     parents: Vec<(u64, P, bool)>,
     lost: Vec<(u64, P)>,
     /// The longest distance this worker has given since it last reported
@@ -305,7 +304,6 @@ impl<P> Default for Scratch<P> {
             children: Vec::new(),
             codes: Vec::new(),
             frontier: Vec::new(),
-            decided: Vec::new(),
             parents: Vec::new(),
             lost: Vec::new(),
             max_plies: 0,
@@ -367,6 +365,14 @@ impl Pending {
         }
     }
 
+    /// Notes that positions in the chunk of `idx` were decided at each
+    /// distance whose bit is set in `distances`.
+    fn mark_all(&self, idx: u64, distances: u128) {
+        let mask = &self.masks[(idx / CHUNK - self.first_chunk) as usize];
+        mask[0].fetch_or(distances as u64, Relaxed);
+        mask[1].fetch_or((distances >> 64) as u64, Relaxed);
+    }
+
     /// Whether the `chunk`-th chunk may hold positions decided at `plies`.
     fn has(&self, chunk: usize, plies: u16) -> bool {
         plies < 128 && self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
@@ -422,7 +428,8 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
             }
             scratch.codes.clear();
             let mut next = chunk.start;
-            scratch.decided.clear();
+            // The distances decided in this chunk, as bits.
+            let mut decided = 0u128;
             while next < chunk.end {
                 let batch = next..(next + BATCH as u64).min(chunk.end);
                 next = batch.end;
@@ -435,16 +442,13 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
                     if !self.codes.is_counter(code) {
-                        scratch.decided.push(idx);
+                        decided |= 1 << PackedValue::from_byte(code).unpack().plies().unwrap_or_default().0;
                     }
                     scratch.codes.push(code);
                 }
             }
             self.bytes.or_bytes(chunk.start, &scratch.codes);
-            for &idx in &scratch.decided {
-                let code = scratch.codes[(idx - chunk.start) as usize];
-                self.pending.mark(idx, PackedValue::from_byte(code).unpack().plies().unwrap_or_default().0);
-            }
+            self.pending.mark_all(chunk.start, decided);
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
             Ok(())
