@@ -42,6 +42,7 @@ mod packed;
 mod progress;
 mod reachable;
 pub mod retrograde;
+pub mod sweep;
 #[allow(unsafe_code)]
 pub mod table;
 mod value;
@@ -55,6 +56,6 @@ pub use crate::packed::PackedValue;
 pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::reachable::{PositionSet, reachable};
 pub use crate::retrograde::{Solution, SolveError};
-pub use crate::table::{FormatError, Table, TableError, TableKey, TableStore};
+pub use crate::table::{FormatError, Payload, Table, TableError, TableKey, TableStore};
 pub use crate::value::{Plies, Value};
 pub use crate::values::Values;

@@ -24,7 +24,7 @@ fn sample_values() -> Vec<u8> {
 fn write_sample(dir: &std::path::Path) -> std::path::PathBuf {
     let store = TableStore::new(dir);
     let values = sample_values();
-    store.save(&key(values.len() as u64), &[("reachable", 4), ("zugzwangs", 0)], |sink| sink(&values)).unwrap()
+    store.save(&key(values.len() as u64), &[("reachable", 4), ("zugzwangs", 0)], values.as_slice()).unwrap()
 }
 
 fn invalid(result: Result<Table, TableError>) -> FormatError {
@@ -113,7 +113,7 @@ fn a_short_payload_leaves_the_old_file_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_sample(dir.path());
     let before = std::fs::read(&path).unwrap();
-    let result = table::write(&path, &key(5), &[], |sink| sink(&[0, 0]));
+    let result = table::write(&path, &key(5), &[], [0u8, 0].as_slice());
     assert!(matches!(result, Err(TableError::Write { .. })));
     assert_eq!(std::fs::read(&path).unwrap(), before);
     let leftovers = std::fs::read_dir(dir.path()).unwrap().count();

@@ -11,6 +11,8 @@ pub enum Verdict {
     /// They disagree because the published item is demonstrably wrong (a
     /// misprint, an illegal move); the text says what is right instead.
     Erratum(String),
+    /// Out of this tool's reach for now (the figure says why).
+    NotYetReachable,
 }
 
 impl Verdict {

@@ -25,6 +25,7 @@
 
 pub mod claims;
 pub mod dodgem;
+pub mod dots_and_boxes;
 pub mod player;
 pub mod registry;
 pub mod tables;

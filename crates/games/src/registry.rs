@@ -1,11 +1,12 @@
 //! The one list of games, through which the command line and the web server
 //! reach them.
 
-use solved_engine::{Progress, TableKey, TableStore, retrograde};
+use solved_engine::retrograde::{self, SolveError};
+use solved_engine::{Progress, Table, TableKey, TableStore};
 
 use crate::dodgem::Dodgem;
+use crate::dots_and_boxes::Board;
 use crate::tables::{ObtainError, Provenance, open_or_solve};
-use solved_engine::Table;
 
 /// What the registry says about a game.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -19,17 +20,26 @@ pub struct GameInfo {
 }
 
 /// Every game, in the order they are listed to users.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    id: "dodgem",
-    name: "Dodgem",
-    about: "n×n Dodgem (2 to 5), normal and misère, by tiered retrograde analysis",
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        id: "dodgem",
+        name: "Dodgem",
+        about: "n×n Dodgem (2 to 5), normal and misère, by tiered retrograde analysis",
+    },
+    GameInfo {
+        id: "dots-and-boxes",
+        name: "Dots and Boxes",
+        about: "American, Swedish and Icelandic boards with up to 30 undrawn lines, by one descending sweep",
+    },
+];
 
 /// A game with its variant and size chosen.
 #[derive(Clone, Debug)]
 pub enum Game {
     /// Dodgem.
     Dodgem(Dodgem),
+    /// Dots and Boxes.
+    DotsAndBoxes(Board),
 }
 
 impl Game {
@@ -37,6 +47,7 @@ impl Game {
     pub fn info(&self) -> &'static GameInfo {
         let id = match self {
             Game::Dodgem(_) => "dodgem",
+            Game::DotsAndBoxes(_) => "dots-and-boxes",
         };
         GAMES.iter().find(|g| g.id == id).expect("every game is registered")
     }
@@ -45,17 +56,20 @@ impl Game {
     pub fn table_key(&self) -> TableKey {
         match self {
             Game::Dodgem(game) => game.table_key(),
+            Game::DotsAndBoxes(board) => board.table_key(),
         }
     }
 
-    /// Solves every position, reporting to `progress`.
+    /// Solves every position in memory, saving nothing, and returns how
+    /// many table entries that made: what `solved bench` times.
     ///
     /// # Errors
     ///
-    /// As for [`retrograde::solve`].
-    pub fn solve(&self, progress: &dyn Progress) -> Result<retrograde::Solution, retrograde::SolveError> {
+    /// As for the game's solver.
+    pub fn solve_in_memory(&self, progress: &dyn Progress) -> Result<u64, SolveError> {
         match self {
-            Game::Dodgem(game) => retrograde::solve(game, progress),
+            Game::Dodgem(game) => retrograde::solve(game, progress).map(|s| s.len()),
+            Game::DotsAndBoxes(board) => board.solve(progress).map(|s| s.len()),
         }
     }
 
@@ -65,10 +79,12 @@ impl Game {
     ///
     /// As for [`open_or_solve`].
     pub fn table(&self, store: &TableStore, progress: &dyn Progress) -> Result<(Table, Provenance), ObtainError> {
+        let key = self.table_key();
         match self {
             Game::Dodgem(game) => {
-                open_or_solve(store, &self.table_key(), || self.solve(progress), |values| game.facts(values, progress))
+                open_or_solve(store, &key, || retrograde::solve(game, progress), |values| game.facts(values, progress))
             }
+            Game::DotsAndBoxes(board) => open_or_solve(store, &key, || board.solve(progress), |_| Ok(Vec::new())),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Solved tables: loaded from the cache, or solved and saved there.
 
-use solved_engine::retrograde::{Solution, SolveError};
-use solved_engine::{Interrupted, Table, TableError, TableKey, TableStore};
+use solved_engine::retrograde::SolveError;
+use solved_engine::{Interrupted, Payload, Table, TableError, TableKey, TableStore};
 
 /// Why a table could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -33,18 +33,18 @@ pub enum Provenance {
 ///
 /// A cached file that is not a valid table of `key` is an error (it is not
 /// overwritten); so is a failed solve or save.
-pub fn open_or_solve(
+pub fn open_or_solve<S: Payload>(
     store: &TableStore,
     key: &TableKey,
-    solve: impl FnOnce() -> Result<Solution, SolveError>,
-    facts: impl FnOnce(&Solution) -> Result<Vec<(&'static str, u64)>, Interrupted>,
+    solve: impl FnOnce() -> Result<S, SolveError>,
+    facts: impl FnOnce(&S) -> Result<Vec<(&'static str, u64)>, Interrupted>,
 ) -> Result<(Table, Provenance), ObtainError> {
     if let Some(table) = store.open(key)? {
         return Ok((table, Provenance::Cached));
     }
     let solution = solve()?;
     let facts = facts(&solution)?;
-    let path = store.save(key, &facts, |sink| solution.for_each_piece(1 << 20, &mut *sink))?;
+    let path = store.save(key, &facts, &solution)?;
     drop(solution);
     Ok((Table::open(&path, key)?, Provenance::Solved))
 }

@@ -54,18 +54,22 @@ const TEXT_LEN: usize = 16;
 pub enum Encoding {
     /// One [`PackedValue`](crate::PackedValue) byte per position.
     PackedValue,
+    /// One signed byte per position: a score for the side to move.
+    Score,
 }
 
 impl Encoding {
     fn code(self) -> u32 {
         match self {
             Encoding::PackedValue => 1,
+            Encoding::Score => 2,
         }
     }
 
     fn from_code(code: u32) -> Option<Encoding> {
         match code {
             1 => Some(Encoding::PackedValue),
+            2 => Some(Encoding::Score),
             _ => None,
         }
     }
@@ -73,7 +77,7 @@ impl Encoding {
     /// The number of bytes per position.
     pub fn bytes_per_position(self) -> u64 {
         match self {
-            Encoding::PackedValue => 1,
+            Encoding::PackedValue | Encoding::Score => 1,
         }
     }
 }

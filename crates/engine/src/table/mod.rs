@@ -14,7 +14,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crc::{CRC_64_XZ, Crc};
+use crc::{CRC_64_XZ, Crc, Table as CrcTable};
 use memmap2::Mmap;
 
 pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
@@ -22,7 +22,9 @@ pub use self::store::TableStore;
 use crate::packed::PackedValue;
 use crate::value::Value;
 
-const CRC: Crc<u64> = Crc::<u64>::new(&CRC_64_XZ);
+/// Slice-by-16: tables reach a gibibyte, and the checksum is computed on
+/// every open.
+const CRC: Crc<u64, CrcTable<16>> = Crc::<u64, CrcTable<16>>::new(&CRC_64_XZ);
 
 /// Why a table's bytes cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -170,7 +172,7 @@ impl<B: AsRef<[u8]>> Table<B> {
         PackedValue::from_byte(self.bytes.as_ref()[HEADER_LEN + idx as usize])
     }
 
-    /// The value of position `idx`.
+    /// The value of position `idx`, in a table of [`Encoding::PackedValue`].
     ///
     /// # Panics
     ///
@@ -178,6 +180,16 @@ impl<B: AsRef<[u8]>> Table<B> {
     #[inline]
     pub fn probe(&self, idx: u64) -> Value {
         self.probe_packed(idx).unpack()
+    }
+
+    /// The score of position `idx`, in a table of [`Encoding::Score`].
+    ///
+    /// # Panics
+    ///
+    /// Panics if `idx >= self.len()`.
+    #[inline]
+    pub fn probe_score(&self, idx: u64) -> i8 {
+        self.probe_packed(idx).to_byte() as i8
     }
 }
 
@@ -222,33 +234,62 @@ impl<B> fmt::Debug for Table<B> {
     }
 }
 
+/// The values a table file holds, as they come out of a solver.
+pub trait Payload {
+    /// Calls `sink` with the values as bytes, in index order, in pieces.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `sink` fails with.
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>;
+}
+
+impl Payload for [u8] {
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        self.chunks(1 << 20).try_for_each(sink)
+    }
+}
+
+impl Payload for crate::retrograde::Solution {
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        self.for_each_piece(1 << 20, sink)
+    }
+}
+
+impl Payload for crate::sweep::Scores {
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        self.for_each_piece(sink)
+    }
+}
+
 /// Writes a table of `key` with `facts` to `path` atomically: the file
 /// appears at `path` only once it is complete and synced.
 ///
-/// `fill` is called twice with a sink for the values, in index order: once
+/// The payload is read twice, in index order: once
 /// to count results for the header, once to write. (The checksum covers the
 /// header, which comes first in the file, so the counts must be known before
 /// any value is written.)
 ///
 /// # Errors
 ///
-/// [`TableError::Write`] if the file cannot be written or `fill` delivers
+/// [`TableError::Write`] if the file cannot be written or the payload has
 /// the wrong number of bytes; `path` is then left as it was.
 pub fn write(
     path: &Path,
     key: &TableKey,
     facts: &[(&str, u64)],
-    fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+    payload: &(impl Payload + ?Sized),
 ) -> Result<(), TableError> {
     let write_error = |source| TableError::Write { path: path.into(), source };
     let mut counts = Counts::default();
     let mut written = 0u64;
-    fill(&mut |piece: &[u8]| {
-        count_values(key.encoding, piece, &mut counts);
-        written += piece.len() as u64;
-        Ok(())
-    })
-    .map_err(write_error)?;
+    payload
+        .write_pieces(&mut |piece: &[u8]| {
+            count_values(key.encoding, piece, &mut counts);
+            written += piece.len() as u64;
+            Ok(())
+        })
+        .map_err(write_error)?;
     let expected = key.positions * key.encoding.bytes_per_position();
     if written != expected {
         let message = format!("{written} bytes of values where {expected} were expected");
@@ -263,11 +304,12 @@ pub fn write(
         let mut digest = CRC.digest();
         digest.update(&header);
         out.write_all(&header).map_err(write_error)?;
-        fill(&mut |piece: &[u8]| {
-            digest.update(piece);
-            out.write_all(piece)
-        })
-        .map_err(write_error)?;
+        payload
+            .write_pieces(&mut |piece: &[u8]| {
+                digest.update(piece);
+                out.write_all(piece)
+            })
+            .map_err(write_error)?;
         out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
         out.flush().map_err(write_error)?;
     }
@@ -289,6 +331,15 @@ fn count_values(encoding: Encoding, piece: &[u8], counts: &mut Counts) {
                 match byte {
                     0 => counts.draws += 1,
                     b if b % 2 == 1 => counts.wins += 1,
+                    _ => counts.losses += 1,
+                }
+            }
+        }
+        Encoding::Score => {
+            for &byte in piece {
+                match (byte as i8).signum() {
+                    0 => counts.draws += 1,
+                    1 => counts.wins += 1,
                     _ => counts.losses += 1,
                 }
             }

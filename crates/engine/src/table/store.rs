@@ -3,7 +3,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{Table, TableError, TableKey, write};
+use super::{Payload, Table, TableError, TableKey, write};
 
 /// A directory holding tables, one file per [`TableKey`].
 #[derive(Clone, Debug)]
@@ -51,11 +51,11 @@ impl TableStore {
         &self,
         key: &TableKey,
         facts: &[(&str, u64)],
-        fill: impl Fn(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+        payload: &(impl Payload + ?Sized),
     ) -> Result<PathBuf, TableError> {
         let path = self.path(key);
         std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        write(&path, key, facts, fill)?;
+        write(&path, key, facts, payload)?;
         Ok(path)
     }
 }
