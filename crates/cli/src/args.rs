@@ -76,12 +76,45 @@ pub struct DodgemArgs {
     pub misere: bool,
 }
 
+/// Which Dots and Boxes board.
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// Rows of boxes.
+    #[arg(long, value_name = "R")]
+    pub rows: u8,
+    /// Columns of boxes.
+    #[arg(long, value_name = "C")]
+    pub cols: u8,
+    /// Lines drawn before the game: american (none), swedish (the outer
+    /// boundary) or icelandic (the left and bottom boundary).
+    #[arg(long, default_value = "american")]
+    pub variant: String,
+}
+
+/// A Dots and Boxes player.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub enum BoxesPlayer {
+    /// Moves first.
+    #[value(name = "A", alias = "a")]
+    A,
+    /// Moves second.
+    #[value(name = "B", alias = "b")]
+    B,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SolveGame {
     /// Dodgem.
     Dodgem {
         #[command(flatten)]
         game: DodgemArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Dots and Boxes.
+    DotsAndBoxes {
+        #[command(flatten)]
+        board: BoardArgs,
         #[command(flatten)]
         output: Output,
     },
@@ -106,12 +139,34 @@ pub enum ProbeGame {
         #[command(flatten)]
         output: Output,
     },
+    /// Dots and Boxes.
+    DotsAndBoxes {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The lines drawn so far, in order, in Wilson's notation and
+        /// separated by commas, e.g. "ab,ba"; empty for the start.
+        #[arg(conflicts_with = "diagram")]
+        moves: Option<String>,
+        /// Read the position from a Wilson diagram instead.
+        #[arg(long, value_name = "FILE")]
+        diagram: Option<std::path::PathBuf>,
+        /// Who is to move in the diagram (needed once boxes are taken).
+        #[arg(long, value_enum, requires = "diagram")]
+        to_move: Option<BoxesPlayer>,
+        #[command(flatten)]
+        output: Output,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 pub enum VerifyGame {
     /// Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached).
     Dodgem {
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Dots and Boxes (solves the claimed boards if they are not cached).
+    DotsAndBoxes {
         #[command(flatten)]
         output: Output,
     },
@@ -142,6 +197,20 @@ pub enum PlayGame {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Dots and Boxes.
+    DotsAndBoxes {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Your side: A moves first.
+        #[arg(long = "as", value_enum, default_value = "A")]
+        side: BoxesPlayer,
+        /// Show every line's score before you choose.
+        #[arg(long)]
+        hints: bool,
+        /// Seed for the computer's choice among equally good lines.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -150,6 +219,16 @@ pub enum BenchGame {
     Dodgem {
         #[command(flatten)]
         game: DodgemArgs,
+        /// Thread counts to compare, each in a fresh process.
+        #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
+        thread_counts: Vec<usize>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Dots and Boxes.
+    DotsAndBoxes {
+        #[command(flatten)]
+        board: BoardArgs,
         /// Thread counts to compare, each in a fresh process.
         #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
         thread_counts: Vec<usize>,

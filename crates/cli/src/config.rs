@@ -7,10 +7,11 @@ use anyhow::{Context, bail};
 use solved_engine::retrograde::SolveError;
 use solved_engine::{Interrupted, TableStore};
 use solved_games::dodgem::{Dodgem, Move, Objective, Position};
+use solved_games::dots_and_boxes::{self, Board, Variant};
 use solved_games::registry::Game;
 use solved_games::tables::ObtainError;
 
-use crate::args::{Cli, DodgemArgs};
+use crate::args::{BoardArgs, BoxesPlayer, Cli, DodgemArgs};
 
 /// Settings every command shares.
 #[derive(Debug)]
@@ -77,6 +78,40 @@ pub fn dodgem_position(size: Option<u32>, position: Option<&str>, moves: Option<
 
 pub fn game(dodgem: &Dodgem) -> Game {
     Game::Dodgem(dodgem.clone())
+}
+
+pub fn board(args: &BoardArgs) -> anyhow::Result<Board> {
+    let variant: Variant = args.variant.parse()?;
+    Ok(Board::new(args.rows, args.cols, variant)?)
+}
+
+pub fn boxes_player(side: BoxesPlayer) -> dots_and_boxes::Player {
+    match side {
+        BoxesPlayer::A => dots_and_boxes::Player::A,
+        BoxesPlayer::B => dots_and_boxes::Player::B,
+    }
+}
+
+/// The arguments that name `game` to `solve` (or `bench-run`).
+pub fn game_args(game: &Game) -> Vec<String> {
+    match game {
+        Game::Dodgem(dodgem) => {
+            let mut args = vec!["dodgem".to_string(), "--size".into(), dodgem.size().to_string()];
+            if dodgem.objective() == Objective::Misere {
+                args.push("--misere".into());
+            }
+            args
+        }
+        Game::DotsAndBoxes(board) => vec![
+            "dots-and-boxes".into(),
+            "--rows".into(),
+            board.rows().to_string(),
+            "--cols".into(),
+            board.cols().to_string(),
+            "--variant".into(),
+            board.variant().id().into(),
+        ],
+    }
 }
 
 /// Prints a clap error as one line (help and version as they are).

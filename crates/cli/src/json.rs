@@ -89,6 +89,7 @@ pub struct RecordMoveJson {
 pub struct VerifyJson {
     pub game: &'static str,
     pub claims: Vec<ClaimJson>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub record: Vec<RecordMoveJson>,
     pub all_agree: bool,
 }
@@ -104,7 +105,47 @@ pub struct BenchRunJson {
 #[derive(Debug, Serialize)]
 pub struct BenchJson {
     pub game: &'static str,
-    pub size: u8,
-    pub variant: &'static str,
+    pub size: String,
+    pub variant: String,
     pub runs: Vec<BenchRunJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BoxesFirstMoveJson {
+    #[serde(rename = "move")]
+    pub m: String,
+    pub score: i32,
+    pub best_replies: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BoxesSolveJson {
+    pub game: &'static str,
+    pub rows: u8,
+    pub cols: u8,
+    pub variant: &'static str,
+    pub lines: u32,
+    pub positions: u64,
+    pub value: i32,
+    pub first_moves: Vec<BoxesFirstMoveJson>,
+    pub best_first_moves: Vec<String>,
+    pub seconds: f64,
+    pub table: String,
+    pub cached: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BoxesLineJson {
+    #[serde(rename = "move")]
+    pub m: String,
+    pub score: i32,
+    pub best: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BoxesProbeJson {
+    pub to_move: String,
+    pub score_so_far: i32,
+    pub value: i32,
+    pub moves: Vec<BoxesLineJson>,
 }

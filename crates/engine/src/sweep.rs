@@ -213,8 +213,21 @@ impl RegionSweep<'_> {
             let state0 = base | offset as u64;
             let (lower, upper) = region.split_at_mut(offset + LANES);
             let mut best = [i8::MIN; LANES];
-            for bit in LOW_BITS..self.bits {
-                if state0 >> bit & 1 == 1 {
+            let mut low_rewards = [[0i8; LANES]; LOW_BITS as usize];
+            for bit in 0..self.bits {
+                if bit >= LOW_BITS && state0 >> bit & 1 == 1 {
+                    continue;
+                }
+                let mut reward = [0i8; LANES];
+                for (high, lanes) in &lane_masks[bit as usize] {
+                    if state0 & high == *high {
+                        for (r, l) in reward.iter_mut().zip(lanes) {
+                            *r += l;
+                        }
+                    }
+                }
+                if bit < LOW_BITS {
+                    low_rewards[bit as usize] = reward;
                     continue;
                 }
                 let children: &[u8] = if bit < self.region_size_bits {
@@ -224,25 +237,20 @@ impl RegionSweep<'_> {
                     let start = (self.slot_of[child_top as usize] << self.region_size_bits) | offset;
                     &self.finished[start..start + LANES]
                 };
-                let mut reward = [0i8; LANES];
-                for (high, lanes) in &lane_masks[bit as usize] {
-                    if state0 & high == *high {
-                        for (r, l) in reward.iter_mut().zip(lanes) {
-                            *r += l;
-                        }
-                    }
-                }
                 for lane in 0..LANES {
                     best[lane] = best[lane].max(move_score(reward[lane], children[lane] as i8));
                 }
             }
+            // The bits inside the block: each lane's children are higher
+            // lanes of the same block, so go from the top lane down.
             let block_bytes = &mut lower[offset..];
             for lane in (0..LANES).rev() {
-                let state = state0 | lane as u64;
                 let mut lane_best = best[lane];
-                for bit in (0..LOW_BITS).filter(|&b| lane >> b & 1 == 0) {
-                    let child = block_bytes[lane | 1 << bit] as i8;
-                    lane_best = lane_best.max(move_score(self.groups.reward(state, bit), child));
+                for bit in 0..LOW_BITS as usize {
+                    if lane >> bit & 1 == 0 {
+                        let child = block_bytes[lane | 1 << bit] as i8;
+                        lane_best = lane_best.max(move_score(low_rewards[bit][lane], child));
+                    }
                 }
                 // Only the full state has no move at all.
                 block_bytes[lane] = if lane_best == i8::MIN { 0 } else { lane_best as u8 };

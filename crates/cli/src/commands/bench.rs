@@ -5,44 +5,38 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use solved_games::dodgem::Dodgem;
 use solved_games::registry::Game;
 
-use crate::args::DodgemArgs;
+use crate::config::game_args;
 use crate::json::{BenchJson, BenchRunJson};
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
-pub fn bench(game: &Dodgem, args: &DodgemArgs, thread_counts: &[usize], json: bool) -> anyhow::Result<ExitCode> {
+pub fn bench(game: &Game, thread_counts: &[usize], json: bool) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the solved executable")?;
     let mut runs = Vec::new();
     for &threads in thread_counts {
         if threads == 0 {
             bail!("thread counts must be at least 1");
         }
-        let mut command = Command::new(&exe);
-        command.args(["--threads", &threads.to_string(), "bench-run", "dodgem", "--size", &args.size.to_string()]);
-        if args.misere {
-            command.arg("--misere");
-        }
-        let output = command.output().context("cannot start a benchmark run")?;
+        let output = Command::new(&exe)
+            .args(["--threads", &threads.to_string(), "bench-run"])
+            .args(game_args(game))
+            .output()
+            .context("cannot start a benchmark run")?;
         if !output.status.success() {
             bail!("benchmark run with {threads} threads failed: {}", String::from_utf8_lossy(&output.stderr).trim());
         }
         runs.push(serde_json::from_slice::<BenchRunJson>(&output.stdout).context("unreadable benchmark run output")?);
     }
+    let key = game.table_key();
     if json {
-        let report = BenchJson { game: "dodgem", size: game.size(), variant: game.objective().id(), runs };
+        let report = BenchJson { game: game.info().id, size: key.size, variant: key.variant, runs };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
-        "Dodgem {0}x{0} ({1}): {2} positions",
-        game.size(),
-        game.objective().id(),
-        thousands(game.positions().count())
-    );
-    let mut rows = vec![vec!["threads".into(), "seconds".into(), "positions/s".into(), "peak memory".into()]];
+    println!("{} {} ({}): {} table entries", game.info().name, key.size, key.variant, thousands(key.positions));
+    let mut rows = vec![vec!["threads".into(), "seconds".into(), "entries/s".into(), "peak memory".into()]];
     for run in &runs {
         rows.push(vec![
             run.threads.to_string(),
@@ -58,11 +52,11 @@ pub fn bench(game: &Dodgem, args: &DodgemArgs, thread_counts: &[usize], json: bo
 /// Solves once in memory (nothing is saved) and prints the timing as JSON.
 pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let solution = game.solve(&Bar::new())?;
+    let positions = game.solve_in_memory(&Bar::new())?;
     let seconds = began.elapsed().as_secs_f64();
     let run = BenchRunJson {
         threads: rayon::current_num_threads(),
-        positions: solution.len(),
+        positions,
         seconds,
         peak_memory_bytes: peak_memory_bytes(),
     };

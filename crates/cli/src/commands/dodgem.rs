@@ -9,14 +9,14 @@ use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::{DenseIndex, Table, Value};
-use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::{Dodgem, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
 use solved_games::tables::Provenance;
 
+use super::verify_report;
 use crate::args::Side;
 use crate::config::{self, Config};
-use crate::json::{ClaimJson, DodgemSolveJson, MoveJson, ProbeJson, RecordMoveJson, TallyJson, VerifyJson};
+use crate::json::{DodgemSolveJson, MoveJson, ProbeJson, RecordMoveJson, TallyJson};
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
@@ -111,37 +111,10 @@ pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
     let bar = Bar::new();
     let (claims, record) = solved_games::dodgem::verify(|game| open_table(config, game).map(|(t, _)| t), &bar)?;
     drop(bar);
-    // Errata (published items shown wrong) are reported, not failures.
-    let all_agree = !claims.iter().any(|c| c.verdict == Verdict::Disagrees);
-    if json {
-        let report = VerifyJson {
-            game: "dodgem",
-            claims: claims.iter().map(claim_json).collect(),
-            record: record_json(&record),
-            all_agree,
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_claims(&claims);
+    if !json {
         print_record(&record);
-        println!("{}", if all_agree { "All claims agree." } else { "SOME CLAIMS DISAGREE." });
     }
-    Ok(if all_agree { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-fn claim_json(c: &ClaimCheck) -> ClaimJson {
-    ClaimJson {
-        id: c.id.clone(),
-        claim: c.claim.clone(),
-        source: c.source.clone(),
-        published: c.published.clone(),
-        ours: c.ours.clone(),
-        agrees: c.verdict == Verdict::Agrees,
-        erratum: match &c.verdict {
-            Verdict::Erratum(note) => Some(note.clone()),
-            _ => None,
-        },
-    }
+    verify_report("dodgem", &claims, record_json(&record), json)
 }
 
 fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
@@ -161,33 +134,8 @@ fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
         .collect()
 }
 
-fn print_claims(claims: &[ClaimCheck]) {
-    let mut rows = vec![["#", "claim", "source", "published", "ours", "agrees"].map(String::from).to_vec()];
-    for c in claims {
-        let agrees = match c.verdict {
-            Verdict::Agrees => "yes",
-            Verdict::Disagrees => "NO",
-            Verdict::Erratum(_) => "no: erratum",
-        };
-        rows.push(vec![
-            c.id.clone(),
-            c.claim.clone(),
-            c.source.clone(),
-            c.published.clone(),
-            c.ours.clone(),
-            agrees.into(),
-        ]);
-    }
-    print!("{}", columns(&rows));
-    for c in claims {
-        if let Verdict::Erratum(note) = &c.verdict {
-            println!("erratum in {} ({}): {note}", c.claim, c.source);
-        }
-    }
-}
-
 fn print_record(record: &[RecordMove]) {
-    println!("\ndesJardins' 4x4 record (his transposed notation, then ours), replayed:");
+    println!("desJardins' 4x4 record (his transposed notation, then ours), replayed:");
     let mut rows = vec![
         ["ply", "his", "ours", "value before", "move value", "drawing moves", "problems"].map(String::from).to_vec(),
     ];

@@ -2,14 +2,18 @@
 
 mod bench;
 mod dodgem;
+mod dots_and_boxes;
 
 use std::process::ExitCode;
 
+use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::Dodgem;
 
 use crate::args::{BenchGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
 use crate::config::{self, Config};
+use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
 use crate::progress;
+use crate::text::columns;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let config = Config::resolve(&cli)?;
@@ -18,19 +22,105 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve { game: SolveGame::Dodgem { game, output } } => {
             dodgem::solve(&config, &config::dodgem(&game)?, output.json)
         }
+        Command::Solve { game: SolveGame::DotsAndBoxes { board, output } } => {
+            dots_and_boxes::solve(&config, &config::board(&board)?, output.json)
+        }
         Command::Probe { game: ProbeGame::Dodgem { size, misere, position, moves, output } } => {
             let pos = config::dodgem_position(size, position.as_deref(), moves.as_deref())?;
             dodgem::probe(&config, &Dodgem::new(pos.size().into(), config::objective(misere))?, &pos, output.json)
         }
+        Command::Probe { game: ProbeGame::DotsAndBoxes { board, moves, diagram, to_move, output } } => {
+            let board = config::board(&board)?;
+            let pos = dots_and_boxes::position(
+                &board,
+                moves.as_deref(),
+                diagram.as_deref(),
+                to_move.map(config::boxes_player),
+            )?;
+            dots_and_boxes::probe(&config, &board, &pos, output.json)
+        }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
+        Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),
         Command::Play { game: PlayGame::Dodgem { game, side, hints, seed } } => {
             dodgem::play(&config, &config::dodgem(&game)?, side, hints, seed)
         }
-        Command::Bench { game: BenchGame::Dodgem { game, thread_counts, output } } => {
-            bench::bench(&config::dodgem(&game)?, &game, &thread_counts, output.json)
+        Command::Play { game: PlayGame::DotsAndBoxes { board, side, hints, seed } } => {
+            dots_and_boxes::play(&config, &config::board(&board)?, config::boxes_player(side), hints, seed)
         }
+        Command::Bench { game: BenchGame::Dodgem { game, thread_counts, output } } => {
+            bench::bench(&config::game(&config::dodgem(&game)?), &thread_counts, output.json)
+        }
+        Command::Bench { game: BenchGame::DotsAndBoxes { board, thread_counts, output } } => bench::bench(
+            &solved_games::registry::Game::DotsAndBoxes(config::board(&board)?),
+            &thread_counts,
+            output.json,
+        ),
         Command::BenchRun { game: SolveGame::Dodgem { game, .. } } => {
             bench::run_once(&config::game(&config::dodgem(&game)?))
+        }
+        Command::BenchRun { game: SolveGame::DotsAndBoxes { board, .. } } => {
+            bench::run_once(&solved_games::registry::Game::DotsAndBoxes(config::board(&board)?))
+        }
+    }
+}
+
+/// Prints checked claims as a table (or JSON) and turns them into the exit
+/// status: 1 if one that should agree does not. Errata (published items
+/// shown to be wrong) and claims out of reach are reported, not failures.
+fn verify_report(
+    game: &'static str,
+    claims: &[ClaimCheck],
+    record: Vec<RecordMoveJson>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let all_agree = !claims.iter().any(|c| c.verdict == Verdict::Disagrees);
+    if json {
+        let report = VerifyJson { game, claims: claims.iter().map(claim_json).collect(), record, all_agree };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_claims(claims);
+        println!("{}", if all_agree { "All claims agree." } else { "SOME CLAIMS DISAGREE." });
+    }
+    Ok(if all_agree { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn claim_json(c: &ClaimCheck) -> ClaimJson {
+    ClaimJson {
+        id: c.id.clone(),
+        claim: c.claim.clone(),
+        source: c.source.clone(),
+        published: c.published.clone(),
+        ours: c.ours.clone(),
+        agrees: c.verdict == Verdict::Agrees,
+        erratum: match &c.verdict {
+            Verdict::Erratum(note) => Some(note.clone()),
+            _ => None,
+        },
+    }
+}
+
+fn print_claims(claims: &[ClaimCheck]) {
+    let mut rows = vec![["#", "claim", "source", "published", "ours", "agrees"].map(String::from).to_vec()];
+    for c in claims {
+        let agrees = match c.verdict {
+            Verdict::Agrees => "yes",
+            Verdict::Disagrees => "NO",
+            Verdict::Erratum(_) => "no: erratum",
+            Verdict::NotYetReachable => "not yet",
+        };
+        rows.push(vec![
+            c.id.clone(),
+            c.claim.clone(),
+            c.source.clone(),
+            c.published.clone(),
+            c.ours.clone(),
+            agrees.into(),
+        ]);
+    }
+    print!("{}", columns(&rows));
+    for c in claims {
+        if let Verdict::Erratum(note) = &c.verdict {
+            println!("erratum in {} ({}): {note}", c.claim, c.source);
         }
     }
 }

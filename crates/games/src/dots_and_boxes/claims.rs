@@ -2,7 +2,7 @@
 
 use solved_engine::Table;
 
-use super::{Board, Variant};
+use super::{Board, BoardError, MAX_FREE_LINES, Variant};
 use crate::claims::{ClaimCheck, Verdict};
 
 /// A published value of a board's start, as we check it.
@@ -107,8 +107,9 @@ pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table, E>) -> Result<Ve
     }
     for (id, rows, cols, published, source) in LATER {
         let reason = match Board::new(rows, cols, Variant::American) {
+            Err(BoardError::TooManyLines { lines, .. }) => format!("{lines} undrawn lines, over {MAX_FREE_LINES}"),
             Err(error) => error.to_string(),
-            Ok(_) => "unexpectedly small".into(),
+            Ok(_) => "within reach: add the claim".into(),
         };
         claims.push(ClaimCheck::new(
             id,

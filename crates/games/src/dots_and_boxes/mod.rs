@@ -121,7 +121,7 @@ impl Line {
 
     /// Whether the line is horizontal.
     pub fn is_horizontal(self) -> bool {
-        self.row % 2 == 0
+        self.row.is_multiple_of(2)
     }
 
     /// Its text row, from 0 at the top.

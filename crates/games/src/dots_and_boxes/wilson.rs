@@ -315,9 +315,8 @@ impl Board {
         }
         let mut pos = self.start();
         for &line in &diagram.drawn {
-            match self.bit(line) {
-                Some(bit) => pos.drawn |= 1 << bit,
-                None => {}
+            if let Some(bit) = self.bit(line) {
+                pos.drawn |= 1 << bit;
             }
         }
         for b in self.boxes() {
@@ -345,7 +344,7 @@ impl Board {
         pos.to_move = match to_move {
             Some(player) => player,
             None if diagram.owners.is_empty() => {
-                if pos.drawn.count_ones() % 2 == 0 {
+                if pos.drawn.count_ones().is_multiple_of(2) {
                     Player::A
                 } else {
                     Player::B
