@@ -1,5 +1,6 @@
 //! The `solved` binary, run as a user would.
 
 mod dodgem;
+mod dots_and_boxes;
 mod errors;
 mod util;

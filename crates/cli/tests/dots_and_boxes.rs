@@ -1,0 +1,104 @@
+//! Dots and Boxes through the command line.
+
+use crate::util::Solved;
+
+const TWO_BY_TWO: [&str; 6] = ["dots-and-boxes", "--rows", "2", "--cols", "2", "--variant"];
+
+fn args<'a>(command: &'a str, variant: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut all = vec![command];
+    all.extend(TWO_BY_TWO);
+    all.push(variant);
+    all.extend(rest);
+    all
+}
+
+#[test]
+fn solve_reports_the_value_and_every_first_line() {
+    let solved = Solved::new();
+    let report = solved.run(&args("solve", "american", &["--json"])).json();
+    assert_eq!(report["value"], 2, "Winning Ways: A wins the 4-box game 3-1");
+    assert_eq!(report["lines"], 12);
+    assert_eq!(report["positions"], 4096);
+    let first = report["first_moves"].as_array().unwrap();
+    assert_eq!(first.len(), 12);
+    assert!(first.iter().all(|m| m["move"].is_string() && m["score"].is_i64() && m["best_replies"].is_u64()));
+    let best: Vec<&str> = report["best_first_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let scoring_two: Vec<&str> =
+        first.iter().filter(|m| m["score"] == 2).map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(best, scoring_two);
+    assert!(report["seconds"].is_number());
+}
+
+#[test]
+fn solve_3x3_scores_every_first_line_minus_three() {
+    let solved = Solved::new();
+    let report = solved.run(&["solve", "dots-and-boxes", "--rows", "3", "--cols", "3", "--json"]).json();
+    assert_eq!(report["value"], -3);
+    assert!(report["first_moves"].as_array().unwrap().iter().all(|m| m["score"] == -3));
+}
+
+#[test]
+fn probe_scores_each_line_of_a_move_list_and_of_a_diagram() {
+    let solved = Solved::new();
+    let report = solved.run(&args("probe", "american", &["ab,ba,bc", "--json"])).json();
+    assert_eq!(report["to_move"], "B");
+    assert_eq!(report["score_so_far"], 0);
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    let best = moves.iter().filter(|m| m["best"] == true).collect::<Vec<_>>();
+    assert!(best.iter().all(|m| m["score"] == report["value"]));
+    // B takes the box with cb and moves again.
+    let taken = solved.run(&args("probe", "american", &["ab,ba,bc,cb", "--json"])).json();
+    assert_eq!((taken["to_move"].as_str(), taken["score_so_far"].as_i64()), (Some("B"), Some(-1)));
+    // The same position drawn as a diagram, read back.
+    let text = solved.run(&args("probe", "american", &["ab,ba,bc,cb"]));
+    let diagram: String = text.stdout.lines().skip(1).take(5).map(|l| format!("{l}\n")).collect();
+    assert!(diagram.contains(" B"), "{diagram}");
+    let file = solved.data_dir().join("position.txt");
+    std::fs::write(&file, &diagram).unwrap();
+    let path = file.to_str().unwrap();
+    let read = solved.run(&args("probe", "american", &["--diagram", path, "--to-move", "B", "--json"])).json();
+    assert_eq!(read["moves"], taken["moves"]);
+    solved.run(&args("probe", "american", &["--diagram", path])).fails_with("say --to-move A or B");
+}
+
+#[test]
+fn verify_reproduces_claims_one_to_six() {
+    let solved = Solved::new();
+    let run = solved.run(&["verify", "dots-and-boxes", "--json"]);
+    let report = run.json();
+    assert_eq!(report["all_agree"], true);
+    let claims = report["claims"].as_array().unwrap();
+    assert_eq!(claims.iter().filter(|c| c["agrees"] == true).count(), 6);
+    assert!(claims[6..].iter().all(|c| c["ours"].as_str().unwrap().contains("undrawn lines")));
+}
+
+#[test]
+fn play_a_whole_game_against_the_computer() {
+    let solved = Solved::new();
+    let input = "ab\nba\nbc\ncb\nad\nbe\ncd\nhint\nzz\nab\n".repeat(2);
+    let run = solved
+        .run_with_input(&["play", "dots-and-boxes", "--rows", "1", "--cols", "2", "--as", "A", "--seed", "4"], &input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Game over"), "{}", run.stdout);
+    assert!(run.stdout.contains("B draws"), "{}", run.stdout);
+}
+
+#[test]
+fn bad_boards_moves_and_diagrams_are_refused() {
+    let solved = Solved::new();
+    solved
+        .run(&["solve", "dots-and-boxes", "--rows", "3", "--cols", "5"])
+        .fails_with("38 undrawn lines; at most 30 fit in memory");
+    solved
+        .run(&["solve", "dots-and-boxes", "--rows", "2", "--cols", "2", "--variant", "danish"])
+        .fails_with("unknown variant");
+    solved.run(&["solve", "dots-and-boxes", "--rows", "0", "--cols", "2"]).fails_with("1 to 12 boxes");
+    solved.run(&args("probe", "american", &["ab,ab"])).fails_with("move 2: ab is drawn already");
+    solved.run(&args("probe", "american", &["ab,zz"])).fails_with("move 2");
+    solved.run(&args("probe", "american", &["ab;ba"])).fails_with("move 1");
+    let file = solved.data_dir().join("bad.txt");
+    std::fs::write(&file, "+ x +\n\n+   +\n").unwrap();
+    solved.run(&args("probe", "american", &["--diagram", file.to_str().unwrap()])).fails_with("unexpected \"x\"");
+    solved.run(&args("probe", "american", &["--diagram", "/nonexistent/file"])).fails_with("cannot read diagram");
+}
