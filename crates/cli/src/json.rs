@@ -140,6 +140,9 @@ pub struct BoxesLineJson {
     pub m: String,
     pub score: i32,
     pub best: bool,
+    /// Wilson's loony mark on this line in the diagram given, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loony: Option<&'static str>,
 }
 
 #[derive(Debug, Serialize)]

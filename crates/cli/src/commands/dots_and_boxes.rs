@@ -9,7 +9,7 @@ use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::Table;
-use solved_games::dots_and_boxes::wilson::Diagram;
+use solved_games::dots_and_boxes::wilson::{Diagram, Loony};
 use solved_games::dots_and_boxes::{Board, Line, Player, Position, parse_moves};
 use solved_games::registry::Game;
 use solved_games::tables::Provenance;
@@ -80,30 +80,38 @@ pub fn solve(config: &Config, board: &Board, json: bool) -> anyhow::Result<ExitC
     println!("{}, {how} {path}", describe(board));
     println!("{} undrawn lines, {} positions", summary.lines, thousands(summary.positions));
     println!("with best play from the start: {}", outcome(summary.value));
-    print!("{}", board.diagram(&board.start(), &board.line_scores(&table, &board.start())));
+    print!("{}", board.diagram(&board.start(), &board.line_scores(&table, &board.start()), &[]));
     println!("best first lines ({}): {}", best.len(), best.join(", "));
     println!("time: {seconds:.2} s");
     Ok(ExitCode::SUCCESS)
 }
 
+/// The position to probe, with any loony marks its diagram carries.
 pub fn position(
     board: &Board,
     moves: Option<&str>,
     diagram: Option<&Path>,
     to_move: Option<Player>,
-) -> anyhow::Result<Position> {
+) -> anyhow::Result<(Position, Vec<(Line, Loony)>)> {
     match diagram {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read diagram {}", path.display()))?;
             let diagram: Diagram = text.parse().with_context(|| format!("invalid diagram {}", path.display()))?;
-            board.position_from(&diagram, to_move).with_context(|| format!("diagram {}", path.display()))
+            let pos = board.position_from(&diagram, to_move).with_context(|| format!("diagram {}", path.display()))?;
+            Ok((pos, diagram.loony))
         }
-        None => Ok(parse_moves(board, moves.unwrap_or_default()).context("invalid move list")?),
+        None => Ok((parse_moves(board, moves.unwrap_or_default()).context("invalid move list")?, Vec::new())),
     }
 }
 
-pub fn probe(config: &Config, board: &Board, pos: &Position, json: bool) -> anyhow::Result<ExitCode> {
+pub fn probe(
+    config: &Config,
+    board: &Board,
+    pos: &Position,
+    loony: &[(Line, Loony)],
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     let (table, _) = open_table(config, board)?;
     let scores = board.line_scores(&table, pos);
     let value = board.value(&table, pos);
@@ -114,14 +122,19 @@ pub fn probe(config: &Config, board: &Board, pos: &Position, json: bool) -> anyh
             value,
             moves: scores
                 .iter()
-                .map(|s| BoxesLineJson { m: s.line.to_string(), score: s.score, best: s.best })
+                .map(|s| BoxesLineJson {
+                    m: s.line.to_string(),
+                    score: s.score,
+                    best: s.best,
+                    loony: loony.iter().find(|l| l.0 == s.line).map(|l| l.1.symbol()),
+                })
                 .collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
     println!("{} (scores are the final A - B if the line is drawn now; * marks the best)", describe(board));
-    print!("{}", board.diagram(pos, &scores));
+    print!("{}", board.diagram(pos, &scores, loony));
     println!("{} to move; score so far {:+}", pos.to_move(), pos.score_so_far());
     if board.is_over(pos) {
         println!("the game is over: {}", outcome(value));
@@ -152,7 +165,7 @@ pub fn play(config: &Config, board: &Board, human: Player, hints: bool, seed: Op
     loop {
         let scores = board.line_scores(&table, &pos);
         let shown = if hints && pos.to_move() == human { scores.as_slice() } else { &[] };
-        print!("\n{}", board.diagram(&pos, shown));
+        print!("\n{}", board.diagram(&pos, shown, &[]));
         println!("score {:+}", pos.score_so_far());
         if board.is_over(&pos) {
             let result = match board.winner(&pos) {

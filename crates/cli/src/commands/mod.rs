@@ -31,13 +31,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Probe { game: ProbeGame::DotsAndBoxes { board, moves, diagram, to_move, output } } => {
             let board = config::board(&board)?;
-            let pos = dots_and_boxes::position(
-                &board,
-                moves.as_deref(),
-                diagram.as_deref(),
-                to_move.map(config::boxes_player),
-            )?;
-            dots_and_boxes::probe(&config, &board, &pos, output.json)
+            let to_move = to_move.map(config::boxes_player);
+            let (pos, loony) = dots_and_boxes::position(&board, moves.as_deref(), diagram.as_deref(), to_move)?;
+            dots_and_boxes::probe(&config, &board, &pos, &loony, output.json)
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),

@@ -198,7 +198,7 @@ fn written_diagrams_read_back() {
     for left in [12, 7, 3, 0] {
         let pos = random_position(&board, left, &mut rng);
         let scores = board.line_scores(&table, &pos);
-        let text = board.diagram(&pos, &scores);
+        let text = board.diagram(&pos, &scores, &[]);
         let diagram: Diagram = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
         let read = board.position_from(&diagram, Some(pos.to_move())).unwrap();
         assert_eq!(read, pos, "\n{text}");
@@ -221,6 +221,22 @@ fn diagrams_are_read_forgivingly() {
     assert_eq!(board.position_from(&diagram, None), Err(DiagramError::ToMove));
     let pos = board.position_from(&diagram, Some(Player::A)).unwrap();
     assert_eq!(pos.score_so_far(), 1);
+}
+
+#[test]
+fn three_text_rows_between_dot_rows_and_marks_written_back() {
+    let text = "+-----+\n|     |\n|  B  |\n|     |\n+-----+\n|\n|    -1^\n|\n+ 1   +\n";
+    let diagram: Diagram = text.parse().unwrap();
+    assert_eq!((diagram.rows, diagram.cols), (2, 1));
+    assert_eq!(diagram.owners, [(BoxAt { row: 0, col: 0 }, Player::B)]);
+    assert_eq!(diagram.scores.len(), 2);
+    assert_eq!(diagram.loony, [("dc".parse().unwrap(), Loony::B)]);
+    let board = Board::new(2, 1, Variant::American).unwrap();
+    let pos = board.position_from(&diagram, Some(Player::B)).unwrap();
+    let written = board.diagram(&pos, &board.line_scores(&table(&board), &pos), &diagram.loony);
+    let again: Diagram = written.parse().unwrap();
+    assert_eq!(again.loony, diagram.loony, "\n{written}");
+    assert_eq!(board.position_from(&again, Some(Player::B)).unwrap(), pos);
 }
 
 #[test]

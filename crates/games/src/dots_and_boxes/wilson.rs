@@ -31,6 +31,16 @@ pub enum Loony {
     A,
 }
 
+impl Loony {
+    /// `^` or `v`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Loony::B => "^",
+            Loony::A => "v",
+        }
+    }
+}
+
 /// A diagram as read: what it shows, not yet checked against a board.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Diagram {
@@ -356,11 +366,16 @@ impl Board {
     }
 
     /// `pos` as a Wilson diagram, with `scores` written on the undrawn
-    /// lines (a `*` after each best one) and `#` at the ends of the last
+    /// lines (followed by any of Wilson's `loony` marks read from an input
+    /// diagram, then `*` for each best line) and `#` at the ends of the last
     /// line drawn.
-    pub fn diagram(&self, pos: &Position, scores: &[LineScore]) -> String {
+    pub fn diagram(&self, pos: &Position, scores: &[LineScore], loony: &[(Line, Loony)]) -> String {
         const SPACING: usize = 6;
         let score_of = |line: Line| scores.iter().find(|s| s.line == line);
+        let marks = |line: Line| {
+            let loony = loony.iter().find(|l| l.0 == line).map_or("", |l| l.1.symbol());
+            format!("{loony}{}", mark(score_of(line)))
+        };
         let (height, width) = (2 * self.rows, 2 * self.cols);
         let last_ends: Vec<(u8, u8)> = pos.last.map_or(Vec::new(), |l| {
             if l.is_horizontal() {
@@ -383,7 +398,7 @@ impl Board {
                         if self.is_drawn(pos.drawn, line) {
                             text.push_str("-----");
                         } else {
-                            let _ = write!(text, "{:>3}{:<2}", shown(score_of(line)), mark(score_of(line)));
+                            let _ = write!(text, "{:>3}{:<2}", shown(score_of(line)), marks(line));
                         }
                     }
                     (_, 0) => {
@@ -392,7 +407,7 @@ impl Board {
                         if self.is_drawn(pos.drawn, line) {
                             text.push('|');
                         } else {
-                            let _ = write!(text, "{}{}", shown(score_of(line)), mark(score_of(line)));
+                            let _ = write!(text, "{}{}", shown(score_of(line)), marks(line));
                         }
                     }
                     _ => {
