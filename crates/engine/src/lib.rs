@@ -35,6 +35,7 @@
 #![deny(unsafe_code)]
 
 mod audit;
+pub mod chain;
 pub mod game;
 mod index;
 mod naive;

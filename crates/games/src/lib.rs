@@ -28,4 +28,5 @@ pub mod dodgem;
 pub mod dots_and_boxes;
 pub mod player;
 pub mod registry;
+pub mod snakes;
 pub mod tables;
