@@ -102,6 +102,37 @@ pub enum BoxesPlayer {
     B,
 }
 
+/// Which Snakes and Ladders board, and the questions asked of it.
+#[derive(Debug, Args)]
+pub struct SnakesArgs {
+    /// A built-in board (example-30, milton-bradley, milton-bradley-47) or
+    /// a board file.
+    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = ["goal", "jumps"])]
+    pub board: Option<String>,
+    /// The goal of an inline board (positions 0 to G).
+    #[arg(long, value_name = "G", requires = "jumps")]
+    pub goal: Option<u64>,
+    /// The jumps of an inline board: FROM:TO,FROM:TO,...
+    #[arg(long, value_name = "LIST", requires = "goal")]
+    pub jumps: Option<String>,
+    /// How an inline board is numbered: squares (0 is off the board) or
+    /// cells (0 is the first cell).
+    #[arg(long, default_value = "squares", value_parser = ["squares", "cells"])]
+    pub numbering: String,
+    /// What a roll past the goal does: stay, bounce or pass.
+    #[arg(long, default_value = "stay")]
+    pub overshoot: String,
+    /// Also give the expected turns from every square.
+    #[arg(long)]
+    pub per_square: bool,
+    /// Also give P(the game ends on turn t) for t = 1 to T.
+    #[arg(long, value_name = "T")]
+    pub pmf: Option<usize>,
+    /// Also give each of K players' chance of winning a race.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub players: Option<u32>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SolveGame {
     /// Dodgem.
@@ -115,6 +146,14 @@ pub enum SolveGame {
     DotsAndBoxes {
         #[command(flatten)]
         board: BoardArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Snakes and Ladders: fewest throws, exact expected length,
+    /// distribution of lengths.
+    Snakes {
+        #[command(flatten)]
+        board: SnakesArgs,
         #[command(flatten)]
         output: Output,
     },
@@ -167,6 +206,11 @@ pub enum VerifyGame {
     },
     /// Dots and Boxes (solves the claimed boards if they are not cached).
     DotsAndBoxes {
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Snakes and Ladders.
+    Snakes {
         #[command(flatten)]
         output: Output,
     },
@@ -232,6 +276,15 @@ pub enum BenchGame {
         /// Thread counts to compare, each in a fresh process.
         #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
         thread_counts: Vec<usize>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Snakes and Ladders: the exact expectation of the 100-square board and
+    /// of a generated 1,000-square board with 150 jumps.
+    Snakes {
+        /// Timed runs of each case (the median is reported).
+        #[arg(long, default_value = "5", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        runs: u32,
         #[command(flatten)]
         output: Output,
     },

@@ -152,3 +152,69 @@ pub struct BoxesProbeJson {
     pub value: i32,
     pub moves: Vec<BoxesLineJson>,
 }
+
+/// An exact rational with its decimal, or infinity.
+#[derive(Debug, Serialize)]
+pub struct ExactJson {
+    pub exact: Option<String>,
+    pub decimal: Option<String>,
+    pub infinite: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesDistributionJson {
+    pub median: Option<u32>,
+    pub mode: Option<u32>,
+    pub p90: Option<u32>,
+    pub p_min: Option<f64>,
+    pub p_min_exact: Option<String>,
+    /// The chance the game is still going after the last turn followed.
+    pub tail: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pmf: Option<Vec<f64>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesSquareJson {
+    pub square: u32,
+    pub expected_turns: ExactJson,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesPlayerJson {
+    pub player: usize,
+    pub chance: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesSolveJson {
+    pub board: String,
+    pub goal: u32,
+    pub numbering: &'static str,
+    pub overshoot: &'static str,
+    pub min_throws: Option<usize>,
+    pub rolls: Option<Vec<u32>>,
+    pub squares: Option<Vec<u32>>,
+    pub expected_turns: ExactJson,
+    pub distribution: SnakesDistributionJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_square: Option<Vec<SnakesSquareJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Vec<SnakesPlayerJson>>,
+    pub seconds: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesBenchCaseJson {
+    pub board: String,
+    pub median_seconds: f64,
+    pub fastest_seconds: f64,
+    pub numerator_digits: usize,
+    pub expected_turns: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnakesBenchJson {
+    pub runs: u32,
+    pub cases: Vec<SnakesBenchCaseJson>,
+}

@@ -3,4 +3,5 @@
 mod dodgem;
 mod dots_and_boxes;
 mod errors;
+mod snakes;
 mod util;

@@ -3,6 +3,7 @@
 mod bench;
 mod dodgem;
 mod dots_and_boxes;
+mod snakes;
 
 use std::process::ExitCode;
 
@@ -34,6 +35,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let to_move = to_move.map(config::boxes_player);
             let (pos, loony) = dots_and_boxes::position(&board, moves.as_deref(), diagram.as_deref(), to_move)?;
             dots_and_boxes::probe(&config, &board, &pos, &loony, output.json)
+        }
+        Command::Solve { game: SolveGame::Snakes { board, output } } => snakes::solve(&board, output.json),
+        Command::Verify { game: VerifyGame::Snakes { output } } => snakes::verify(output.json),
+        Command::Bench { game: BenchGame::Snakes { runs, output } } => snakes::bench(runs, output.json),
+        Command::BenchRun { game: SolveGame::Snakes { .. } } => {
+            anyhow::bail!("Snakes and Ladders has no table to solve; use bench snakes")
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),
