@@ -387,7 +387,7 @@ fn is_prime(n: u64) -> bool {
     }
     let field = Field(n);
     let (mut d, mut r) = (n - 1, 0);
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         r += 1;
     }
