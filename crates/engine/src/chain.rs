@@ -382,7 +382,7 @@ fn is_prime(n: u64) -> bool {
     if n < 2 {
         return false;
     }
-    if let Some(&p) = BASES.iter().find(|&&p| n % p == 0) {
+    if let Some(&p) = BASES.iter().find(|&&p| n.is_multiple_of(p)) {
         return n == p;
     }
     let field = Field(n);
