@@ -85,11 +85,12 @@ fn expectation_by_floats(board: &Board) -> f64 {
     for col in 0..n {
         let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs())).unwrap();
         a.swap(col, pivot);
-        for r in 0..n {
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != col {
-                let factor = a[r][col] / a[col][col];
-                for c in col..=n {
-                    a[r][c] -= factor * a[col][c];
+                let factor = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= factor * p;
                 }
             }
         }
