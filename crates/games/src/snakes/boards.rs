@@ -54,7 +54,8 @@ pub fn generate(goal: u32, jumps: usize, seed: u64, overshoot: Overshoot) -> Boa
     let mut chosen: Vec<(u64, u64)> = Vec::new();
     while chosen.len() < jumps {
         let from = rng.random_range(1..goal);
-        let to = if chosen.len().is_multiple_of(2) { rng.random_range(from + 1..=goal) } else { rng.random_range(0..from) };
+        let to =
+            if chosen.len().is_multiple_of(2) { rng.random_range(from + 1..=goal) } else { rng.random_range(0..from) };
         let taken = |square: u32| chosen.iter().any(|&(f, t)| f == u64::from(square) || t == u64::from(square));
         // No square both ends a jump and starts one: no chains, so no cycles.
         if !taken(from) && !taken(to) && to != 0 {
