@@ -38,7 +38,7 @@ pub fn board(args: &SnakesArgs) -> anyhow::Result<Board> {
         }
         Err(error) => return Err(error).with_context(|| format!("cannot read board file {name}")),
     };
-    Ok(snakes::parse_board(name, &text, overshoot).with_context(|| format!("board file {name}"))?)
+    snakes::parse_board(name, &text, overshoot).with_context(|| format!("board file {name}"))
 }
 
 fn exact(value: &Option<BigRational>) -> ExactJson {
