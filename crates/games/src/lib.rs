@@ -30,3 +30,4 @@ pub mod player;
 pub mod registry;
 pub mod snakes;
 pub mod tables;
+pub mod tic_tac_chec;

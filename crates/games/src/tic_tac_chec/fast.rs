@@ -1,0 +1,284 @@
+//! Move generation with bit operations and no allocation, for the solver.
+//!
+//! Everything here must agree with the plain rules in the parent module;
+//! the tests compare the two on many positions.
+
+use super::{Color, Direction, HAND, LINES, Move, PawnRule, Position, ROLES, Role, rank_of, turned};
+
+/// Ray directions: north, south, east, west, north-east, north-west,
+/// south-east, south-west. The first of each pair of opposites increases
+/// the square index.
+const STEPS: [(i8, i8); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+const INCREASING: [bool; 8] = [true, false, true, false, true, true, false, false];
+const ROOK_RAYS: [usize; 4] = [0, 1, 2, 3];
+const BISHOP_RAYS: [usize; 4] = [4, 5, 6, 7];
+
+const fn on_board(file: i8, rank: i8) -> bool {
+    file >= 0 && file < 4 && rank >= 0 && rank < 4
+}
+
+/// `RAYS[direction][square]`: the squares from `square` outward.
+const RAYS: [[u16; 16]; 8] = {
+    let mut rays = [[0u16; 16]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut square = 0;
+        while square < 16 {
+            let (mut f, mut r) = ((square % 4) as i8 + STEPS[d].0, (square / 4) as i8 + STEPS[d].1);
+            while on_board(f, r) {
+                rays[d][square] |= 1 << (r * 4 + f);
+                f += STEPS[d].0;
+                r += STEPS[d].1;
+            }
+            square += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+const KNIGHT: [u16; 16] = {
+    let jumps: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    let mut table = [0u16; 16];
+    let mut square = 0;
+    while square < 16 {
+        let mut j = 0;
+        while j < 8 {
+            let (f, r) = ((square % 4) as i8 + jumps[j].0, (square / 4) as i8 + jumps[j].1);
+            if on_board(f, r) {
+                table[square] |= 1 << (r * 4 + f);
+            }
+            j += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+/// The square one step from `square` in a pawn's `direction`, as a mask.
+fn ahead(square: u8, direction: Direction) -> u16 {
+    match direction {
+        Direction::Up if rank_of(square) < 3 => 1 << (square + 4),
+        Direction::Down if rank_of(square) > 0 => 1 << (square - 4),
+        _ => 0,
+    }
+}
+
+/// The squares diagonally ahead of `square` in `direction`.
+fn diagonals_ahead(square: u8, direction: Direction) -> u16 {
+    let front = ahead(square, direction);
+    ((front << 1) & 0xeeee) | ((front >> 1) & 0x7777)
+}
+
+/// The squares a slider on `square` reaches along `rays`, stopping at (and
+/// including) the first occupied square of each.
+fn slide(square: u8, occupied: u16, rays: [usize; 4]) -> u16 {
+    let mut reach = 0;
+    for d in rays {
+        let ray = RAYS[d][usize::from(square)];
+        let blockers = ray & occupied;
+        if blockers == 0 {
+            reach |= ray;
+        } else {
+            let first = if INCREASING[d] { blockers.trailing_zeros() } else { 15 - blockers.leading_zeros() };
+            reach |= ray & !RAYS[d][first as usize];
+        }
+    }
+    reach
+}
+
+/// The squares a piece of `role` on `square` reaches (own pieces included,
+/// for the caller to mask), given the occupancy; pawns are handled apart.
+fn reach(role: Role, square: u8, occupied: u16) -> u16 {
+    match role {
+        Role::Knight => KNIGHT[usize::from(square)],
+        Role::Bishop => slide(square, occupied, BISHOP_RAYS),
+        Role::Rook => slide(square, occupied, ROOK_RAYS),
+        Role::Pawn => 0,
+    }
+}
+
+fn whether_line(occupied: u16) -> bool {
+    LINES.iter().any(|&line| occupied & line == line)
+}
+
+impl Position {
+    /// The number of legal moves (0 once the game is over).
+    pub fn count_moves(&self, rule: PawnRule) -> u32 {
+        let mover = self.turn;
+        let own = self.occupied_by(mover);
+        let theirs = self.occupied_by(mover.other());
+        if whether_line(own) || whether_line(theirs) {
+            return 0;
+        }
+        let empty = !(own | theirs);
+        let first = mover as usize * 4;
+        let in_hand = self.squares[first..first + 4].iter().filter(|&&s| s == HAND).count() as u32;
+        let mut count = in_hand * empty.count_ones();
+        if self.opening {
+            return count;
+        }
+        for role in ROLES {
+            let square = self.squares[first + role as usize];
+            if square == HAND {
+                continue;
+            }
+            count += if role == Role::Pawn {
+                let direction = self.directions[mover as usize];
+                let pushes = ahead(square, direction) & empty;
+                let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
+                    diagonals_ahead(square, direction) & theirs
+                } else {
+                    0
+                };
+                (pushes | captures).count_ones()
+            } else {
+                (reach(role, square, own | theirs) & !own).count_ones()
+            };
+        }
+        count
+    }
+
+    /// Calls `f` with each legal move and the position after it.
+    pub fn for_each_move(&self, rule: PawnRule, mut f: impl FnMut(Move, Position)) {
+        let mover = self.turn;
+        let own = self.occupied_by(mover);
+        let theirs = self.occupied_by(mover.other());
+        if whether_line(own) || whether_line(theirs) {
+            return;
+        }
+        let empty = !(own | theirs);
+        let first = mover as usize * 4;
+        for role in ROLES {
+            if self.squares[first + role as usize] == HAND {
+                for to in bits(empty) {
+                    let m = Move::Place { role, to };
+                    f(m, self.play_unchecked(m));
+                }
+            }
+        }
+        if self.opening {
+            return;
+        }
+        for role in ROLES {
+            let from = self.squares[first + role as usize];
+            if from == HAND {
+                continue;
+            }
+            let targets = if role == Role::Pawn {
+                let direction = self.directions[mover as usize];
+                let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
+                    diagonals_ahead(from, direction) & theirs
+                } else {
+                    0
+                };
+                (ahead(from, direction) & empty) | captures
+            } else {
+                reach(role, from, own | theirs) & !own
+            };
+            for to in bits(targets) {
+                let m = Move::Step { from, to };
+                f(m, self.play_unchecked(m));
+            }
+        }
+    }
+
+    /// Calls `f` with every post-opening position, White to move, that has
+    /// a White move leading to this position's flipped twin; that is, the
+    /// parents of this White-to-move position in the solver's domain, once
+    /// per move. Parents where the game was already over are left out.
+    pub fn for_each_parent(&self, rule: PawnRule, mut f: impl FnMut(Position)) {
+        // The twin: Black to move, White having just moved.
+        let z = self.flipped();
+        let white = z.occupied_by(Color::White);
+        let black = z.occupied_by(Color::Black);
+        let empty = !(white | black);
+        let mut emit = |mut parent: Position| {
+            parent.turn = Color::White;
+            if !whether_line(parent.occupied_by(Color::White)) && !whether_line(parent.occupied_by(Color::Black)) {
+                f(parent);
+            }
+        };
+        for role in ROLES {
+            let to = z.squares[role as usize];
+            if to == HAND {
+                continue;
+            }
+            let direction = z.directions[0];
+            // Placed: a pawn is placed facing up, and turned round on rank 4.
+            if role != Role::Pawn || direction == turned(to, Direction::Up) {
+                let mut parent = z;
+                parent.squares[role as usize] = HAND;
+                if role == Role::Pawn {
+                    parent.directions[0] = Direction::Up;
+                }
+                emit(parent);
+            }
+            // Moved, or moved capturing a Black piece now in Black's hand.
+            let (quiet, capturing, before) = if role == Role::Pawn {
+                let before = match (rank_of(to), direction) {
+                    (3, Direction::Down) => Direction::Up,
+                    (0, Direction::Up) => Direction::Down,
+                    (_, d) => d,
+                };
+                let back = ahead(to, before.reversed()) & empty;
+                let diagonal_back = if rule == PawnRule::Travel || before == Direction::Up {
+                    diagonals_ahead(to, before.reversed()) & empty
+                } else {
+                    0
+                };
+                (back, diagonal_back, before)
+            } else {
+                let sources = reach(role, to, white | black) & empty;
+                (sources, sources, direction)
+            };
+            for from in bits(quiet) {
+                let mut parent = z;
+                parent.squares[role as usize] = from;
+                if role == Role::Pawn {
+                    parent.directions[0] = before;
+                }
+                emit(parent);
+            }
+            for from in bits(capturing) {
+                for captured in ROLES {
+                    if z.squares[4 + captured as usize] != HAND {
+                        continue;
+                    }
+                    let directions: &[Direction] = if captured == Role::Pawn {
+                        match rank_of(to) {
+                            0 => &[Direction::Up],
+                            3 => &[Direction::Down],
+                            _ => &[Direction::Up, Direction::Down],
+                        }
+                    } else {
+                        &[Direction::Down]
+                    };
+                    for &captured_direction in directions {
+                        let mut parent = z;
+                        parent.squares[role as usize] = from;
+                        parent.squares[4 + captured as usize] = to;
+                        if role == Role::Pawn {
+                            parent.directions[0] = before;
+                        }
+                        if captured == Role::Pawn {
+                            parent.directions[1] = captured_direction;
+                        }
+                        emit(parent);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The set squares of a mask, lowest first.
+pub fn bits(mut mask: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let square = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            square
+        })
+    })
+}

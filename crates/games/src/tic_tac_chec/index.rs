@@ -1,0 +1,371 @@
+//! The dense index of Tic-Tac-Chec positions.
+//!
+//! # Post-opening positions
+//!
+//! The domain is every arrangement of the eight pieces with White to move
+//! (a Black-to-move position is indexed through [`Position::flipped`]). An
+//! arrangement is split into *blocks* by which pawns are on the board and
+//! which of the six other pieces are; within a block,
+//! `index = pawn_rank × P(free, a) + placement_rank`:
+//!
+//! - the pawns: each on-board pawn has 24 square-and-direction states (a
+//!   pawn on rank 1 faces up, on rank 4 down, on ranks 2–3 either way); both
+//!   together have 536 states on distinct squares;
+//! - the `a` other pieces on the board, in slot order, as an ordered choice
+//!   of squares among the `free` squares the pawns leave: each piece's
+//!   square is a digit (its rank among the squares still free), read as a
+//!   mixed-radix number, most significant first.
+//!
+//! # Opening positions
+//!
+//! After them come the opening positions, ply by ply (0 to 5). A ply fixes
+//! how many pieces each side has placed and who moves; a position is which
+//! pieces are on the board (a subset of each side's four) and their squares
+//! (an ordered choice among all 16), and its pawn directions follow from the
+//! squares.
+
+use std::ops::Range;
+
+use solved_engine::binomial;
+
+use super::{Color, Direction, HAND, Position, turned};
+
+/// The number of post-opening positions (White to move).
+pub const POST_OPENING_POSITIONS: u64 = 2_462_360_745;
+
+/// The number of opening positions (plies 0 to 5).
+pub const OPENING_POSITIONS: u64 = 14_236_865;
+
+/// The slots of the six pieces other than pawns, in ranking order.
+const OTHERS: [usize; 6] = [1, 2, 3, 5, 6, 7];
+
+/// `P(n, k) = n! / (n − k)!`.
+fn arrangements(n: u32, k: u32) -> u64 {
+    (0..k).map(|i| u64::from(n - i)).product()
+}
+
+/// The square-and-direction states of an on-board pawn, in rank order.
+fn pawn_states() -> Vec<(u8, Direction)> {
+    (0..16u8)
+        .flat_map(|square| {
+            [Direction::Up, Direction::Down]
+                .into_iter()
+                .filter(move |&d| turned(square, d) == d)
+                .map(move |d| (square, d))
+        })
+        .collect()
+}
+
+/// Ranks and unranks the positions of both phases.
+#[derive(Clone, Debug)]
+pub struct TicTacChecIndex {
+    states: Vec<(u8, Direction)>,
+    /// The state number of a square and direction: `[square][up as 0, down as 1]`.
+    state_of: [[u8; 2]; 16],
+    /// The rank of an ordered pair of pawn states on distinct squares.
+    pair_rank: Vec<u16>,
+    pairs: Vec<(u8, u8)>,
+    /// Where each block starts: `[pawns on board as 2 bits][others on board as 6 bits]`.
+    block_start: Vec<u64>,
+    /// Every block's start, in order, with its pawns and others.
+    blocks: Vec<(u64, u8, u8)>,
+    opening_start: [u64; 7],
+}
+
+impl TicTacChecIndex {
+    /// Builds the tables.
+    pub fn new() -> TicTacChecIndex {
+        let states = pawn_states();
+        let mut state_of = [[u8::MAX; 2]; 16];
+        for (i, &(square, direction)) in states.iter().enumerate() {
+            state_of[usize::from(square)][direction as usize] = i as u8;
+        }
+        let mut pair_rank = vec![u16::MAX; 24 * 24];
+        let mut pairs = Vec::new();
+        for (w, white) in states.iter().enumerate() {
+            for (b, black) in states.iter().enumerate() {
+                if white.0 != black.0 {
+                    pair_rank[w * 24 + b] = pairs.len() as u16;
+                    pairs.push((w as u8, b as u8));
+                }
+            }
+        }
+        let mut block_start = vec![0; 4 * 64];
+        let mut blocks = Vec::new();
+        let mut start = 0;
+        for pawns in 0..4u8 {
+            let (on_board, combos) = match pawns {
+                0 => (0, 1),
+                1 | 2 => (1, 24),
+                _ => (2, pairs.len() as u64),
+            };
+            for others in 0..64u8 {
+                block_start[usize::from(pawns) * 64 + usize::from(others)] = start;
+                blocks.push((start, pawns, others));
+                start += combos * arrangements(16 - on_board, others.count_ones());
+            }
+        }
+        assert_eq!(start, POST_OPENING_POSITIONS, "the block sizes add up to the published count");
+        let mut opening_start = [start; 7];
+        for ply in 0..6u32 {
+            let (white, black) = ((ply + 1) / 2, ply / 2);
+            let size = binomial(4, white) * binomial(4, black) * arrangements(16, ply);
+            opening_start[ply as usize + 1] = opening_start[ply as usize] + size;
+        }
+        assert_eq!(opening_start[6] - start, OPENING_POSITIONS, "the opening plies add up to the published count");
+        TicTacChecIndex { states, state_of, pair_rank, pairs, block_start, blocks, opening_start }
+    }
+
+    /// Every index: post-opening positions, then the opening.
+    pub fn count(&self) -> u64 {
+        self.opening_start[6]
+    }
+
+    /// The indices of the post-opening positions.
+    pub fn post_opening(&self) -> Range<u64> {
+        0..POST_OPENING_POSITIONS
+    }
+
+    /// The indices of the opening positions after `ply` plies (0 to 5).
+    pub fn opening_ply(&self, ply: usize) -> Range<u64> {
+        self.opening_start[ply]..self.opening_start[ply + 1]
+    }
+
+    /// The index of `pos` (a Black-to-move post-opening position is indexed
+    /// as its flipped, White-to-move, twin).
+    pub fn index(&self, pos: &Position) -> u64 {
+        if pos.opening {
+            return self.index_opening(pos);
+        }
+        let pos = if pos.turn == Color::Black { pos.flipped() } else { *pos };
+        self.index_post(&pos.squares, pos.directions)
+    }
+
+    /// The index of the post-opening arrangement `squares` with White to
+    /// move and pawn `directions`.
+    #[inline]
+    pub fn index_post(&self, squares: &[u8; 8], directions: [Direction; 2]) -> u64 {
+        let (white_pawn, black_pawn) = (squares[0], squares[4]);
+        let pawns = u8::from(white_pawn != HAND) | u8::from(black_pawn != HAND) << 1;
+        let state = |square: u8, direction: Direction| self.state_of[usize::from(square)][direction as usize];
+        let (pawn_rank, mut free) = match pawns {
+            0 => (0, 0xffffu16),
+            1 => (u64::from(state(white_pawn, directions[0])), !(1u16 << white_pawn)),
+            2 => (u64::from(state(black_pawn, directions[1])), !(1u16 << black_pawn)),
+            _ => {
+                let w = usize::from(state(white_pawn, directions[0]));
+                let b = usize::from(state(black_pawn, directions[1]));
+                (u64::from(self.pair_rank[w * 24 + b]), !(1u16 << white_pawn) & !(1u16 << black_pawn))
+            }
+        };
+        let mut others = 0u8;
+        let mut placement = 0u64;
+        let mut left = free.count_ones() as u64;
+        for (bit, &slot) in OTHERS.iter().enumerate() {
+            let square = squares[slot];
+            if square != HAND {
+                others |= 1 << bit;
+                let digit = (free & ((1u16 << square) - 1)).count_ones() as u64;
+                placement = placement * left + digit;
+                left -= 1;
+                free &= !(1 << square);
+            }
+        }
+        let a = others.count_ones();
+        let on_board = (pawns & 1) + (pawns >> 1);
+        let block = self.block_start[usize::from(pawns) * 64 + usize::from(others)];
+        block + pawn_rank * arrangements(16 - u32::from(on_board), a) + placement
+    }
+
+    /// The post-opening position (White to move) with index `idx`.
+    pub fn unindex_post(&self, idx: u64) -> Position {
+        let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
+        let (start, pawns, others) = self.blocks[block];
+        let on_board = u32::from((pawns & 1) + (pawns >> 1));
+        let a = others.count_ones();
+        let per_pawn = arrangements(16 - on_board, a);
+        let (pawn_rank, mut placement) = ((idx - start) / per_pawn, (idx - start) % per_pawn);
+        let mut squares = [HAND; 8];
+        let mut directions = [Direction::Up, Direction::Down];
+        let mut free = 0xffffu16;
+        let mut put_pawn = |color: usize, state: usize, free: &mut u16| {
+            let (square, direction) = self.states[state];
+            squares[color * 4] = square;
+            directions[color] = direction;
+            *free &= !(1 << square);
+        };
+        match pawns {
+            1 => put_pawn(0, pawn_rank as usize, &mut free),
+            2 => put_pawn(1, pawn_rank as usize, &mut free),
+            3 => {
+                let (w, b) = self.pairs[pawn_rank as usize];
+                put_pawn(0, usize::from(w), &mut free);
+                put_pawn(1, usize::from(b), &mut free);
+            }
+            _ => {}
+        }
+        // Digits, least significant first, then squares, most significant first.
+        let slots: Vec<usize> =
+            OTHERS.iter().enumerate().filter(|(bit, _)| others >> bit & 1 == 1).map(|(_, &s)| s).collect();
+        let mut digits = [0u32; 6];
+        let n = free.count_ones();
+        for i in (0..slots.len()).rev() {
+            let radix = u64::from(n - i as u32);
+            digits[i] = (placement % radix) as u32;
+            placement /= radix;
+        }
+        for (i, &slot) in slots.iter().enumerate() {
+            let square = nth_bit(free, digits[i]);
+            squares[slot] = square;
+            free &= !(1 << square);
+        }
+        Position { squares, directions, turn: Color::White, opening: false }
+    }
+
+    fn index_opening(&self, pos: &Position) -> u64 {
+        let (white, black) = (pos.on_board(Color::White), pos.on_board(Color::Black));
+        let ply = (white + black) as usize;
+        let subset = |first: usize| (0..4).filter(|&r| pos.squares[first + r] != HAND).fold(0u64, |m, r| m | 1 << r);
+        let (white_rank, black_rank) = (subset_rank(subset(0)), subset_rank(subset(4)));
+        let mut free = 0xffffu16;
+        let mut placement = 0u64;
+        let mut left = 16u64;
+        for slot in 0..8 {
+            let square = pos.squares[slot];
+            if square != HAND {
+                placement = placement * left + u64::from((free & ((1u16 << square) - 1)).count_ones());
+                left -= 1;
+                free &= !(1 << square);
+            }
+        }
+        let per_subset = arrangements(16, ply as u32);
+        let subsets = (white_rank * binomial(4, black) + black_rank) as u64;
+        self.opening_start[ply] + subsets * per_subset + placement
+    }
+
+    /// The opening position with index `idx`.
+    pub fn unindex_opening(&self, idx: u64) -> Position {
+        let ply = self.opening_start.partition_point(|&s| s <= idx) - 1;
+        let (white, black) = (ply.div_ceil(2) as u32, (ply / 2) as u32);
+        let per_subset = arrangements(16, ply as u32);
+        let local = idx - self.opening_start[ply];
+        let (subsets, mut placement) = (local / per_subset, local % per_subset);
+        let (white_rank, black_rank) = (subsets / binomial(4, black), subsets % binomial(4, black));
+        let slots: Vec<usize> = subset_unrank(white_rank, white)
+            .into_iter()
+            .chain(subset_unrank(black_rank, black).into_iter().map(|r| r + 4))
+            .collect();
+        let mut digits = [0u32; 8];
+        for i in (0..slots.len()).rev() {
+            let radix = 16 - i as u64;
+            digits[i] = (placement % radix) as u32;
+            placement /= radix;
+        }
+        let mut pos = Position::empty();
+        let mut free = 0xffffu16;
+        for (i, &slot) in slots.iter().enumerate() {
+            let square = nth_bit(free, digits[i]);
+            pos.squares[slot] = square;
+            free &= !(1 << square);
+        }
+        for color in [Color::White, Color::Black] {
+            let square = pos.squares[color as usize * 4];
+            if square != HAND {
+                pos.directions[color as usize] = turned(square, color.home_direction());
+            }
+        }
+        pos.turn = if ply % 2 == 0 { Color::White } else { Color::Black };
+        pos
+    }
+
+    /// The position with index `idx < count()`.
+    pub fn unindex(&self, idx: u64) -> Position {
+        if idx < POST_OPENING_POSITIONS { self.unindex_post(idx) } else { self.unindex_opening(idx) }
+    }
+
+    /// Calls `f` with every post-opening position whose index is in
+    /// `range`, in order, stepping from one to the next.
+    pub fn for_each_post(&self, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        let mut idx = range.start;
+        while idx < range.end {
+            let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
+            let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.0);
+            let end = block_end.min(range.end);
+            let mut pos = self.unindex_post(idx);
+            let others = self.blocks[block].2;
+            let slots: Vec<usize> =
+                OTHERS.iter().enumerate().filter(|(bit, _)| others >> bit & 1 == 1).map(|(_, &s)| s).collect();
+            loop {
+                f(idx, pos);
+                idx += 1;
+                if idx == end {
+                    break;
+                }
+                if !self.step_placement(&mut pos, &slots) {
+                    // The pieces went round: next pawn state.
+                    pos = self.unindex_post(idx);
+                }
+            }
+        }
+    }
+
+    /// Moves the other pieces of `pos` to the next placement in rank order,
+    /// or returns `false` if it was the last for its pawns.
+    fn step_placement(&self, pos: &mut Position, slots: &[usize]) -> bool {
+        let mut pawn_free = 0xffffu16;
+        for color in 0..2 {
+            if pos.squares[color * 4] != HAND {
+                pawn_free &= !(1 << pos.squares[color * 4]);
+            }
+        }
+        // The squares free for each piece: the pawns' leave minus earlier pieces'.
+        for i in (0..slots.len()).rev() {
+            let mut available = pawn_free;
+            for &slot in &slots[..i] {
+                available &= !(1 << pos.squares[slot]);
+            }
+            let current = pos.squares[slots[i]];
+            let higher = available & !((2u32 << current) - 1) as u16;
+            if higher != 0 {
+                pos.squares[slots[i]] = higher.trailing_zeros() as u8;
+                available &= !(1 << pos.squares[slots[i]]);
+                for &slot in &slots[i + 1..] {
+                    let lowest = available.trailing_zeros() as u8;
+                    pos.squares[slot] = lowest;
+                    available &= !(1 << lowest);
+                }
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Default for TicTacChecIndex {
+    fn default() -> Self {
+        TicTacChecIndex::new()
+    }
+}
+
+/// The square of the `n`-th set bit of `mask`, from 0.
+fn nth_bit(mut mask: u16, n: u32) -> u8 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
+}
+
+/// The rank of a subset of the four roles among those of its size.
+fn subset_rank(mask: u64) -> u64 {
+    let mut rank = 0;
+    for (order, bit) in (0..4).filter(|b| mask >> b & 1 == 1).enumerate() {
+        rank += binomial(bit, order as u32 + 1);
+    }
+    rank
+}
+
+/// The roles of the subset of size `size` with rank `rank`.
+fn subset_unrank(rank: u64, size: u32) -> Vec<usize> {
+    let mask = solved_engine::Subsets::new(4, size).unrank(rank);
+    (0..4).filter(|b| mask >> b & 1 == 1).collect()
+}

@@ -1,0 +1,208 @@
+use std::collections::HashMap;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::*;
+
+const RULES: [PawnRule; 2] = [PawnRule::Travel, PawnRule::Outbound];
+
+fn index() -> &'static TicTacChecIndex {
+    static INDEX: std::sync::OnceLock<TicTacChecIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(TicTacChecIndex::new)
+}
+
+/// Random post-opening positions (White to move) and opening positions.
+fn samples(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let index = index();
+    (0..count)
+        .map(|i| {
+            if i % 5 == 0 {
+                index.unindex(rng.random_range(index.post_opening().end..index.count()))
+            } else {
+                index.unindex_post(rng.random_range(0..POST_OPENING_POSITIONS))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_domain_has_the_published_sizes() {
+    let index = index();
+    assert_eq!(index.post_opening().end, 2_462_360_745);
+    let plies: Vec<u64> = (0..6).map(|p| index.opening_ply(p).end - index.opening_ply(p).start).collect();
+    assert_eq!(plies, [1, 64, 3_840, 80_640, 1_572_480, 12_579_840]);
+    assert_eq!(index.count(), 2_462_360_745 + 14_236_865);
+}
+
+#[test]
+fn the_first_opening_plies_index_exhaustively() {
+    let index = index();
+    let empty = Position::empty();
+    assert_eq!(index.unindex(index.opening_ply(0).start), empty);
+    let mut layer = vec![empty];
+    for ply in 0..3 {
+        let mut next = Vec::new();
+        for pos in &layer {
+            assert_eq!(index.unindex(index.index(pos)), *pos);
+            pos.for_each_move(PawnRule::Travel, |_, child| next.push(child));
+        }
+        next.sort_by_key(|p| index.index(p));
+        next.dedup();
+        let range = index.opening_ply(ply + 1);
+        assert_eq!(next.len() as u64, range.end - range.start, "ply {}", ply + 1);
+        assert!(next.iter().all(|p| range.contains(&index.index(p))));
+        layer = next;
+    }
+}
+
+#[test]
+fn indices_round_trip_on_samples_and_block_edges() {
+    let index = index();
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut indices: Vec<u64> = (0..200_000).map(|_| rng.random_range(0..index.count())).collect();
+    // Both ends of each post-opening block, and of each opening ply.
+    let mut edge = 0;
+    while edge < POST_OPENING_POSITIONS {
+        indices.extend([edge, edge.saturating_sub(1)]);
+        let pos = index.unindex_post(edge);
+        // Jump to the next block: step until the pieces on the board change.
+        let mut probe = edge + 1;
+        while probe < POST_OPENING_POSITIONS && same_block(&index.unindex_post(probe), &pos) {
+            probe = (probe * 2 - edge).min(POST_OPENING_POSITIONS);
+        }
+        edge = find_block_end(edge, probe, &pos);
+    }
+    for ply in 0..6 {
+        let range = index.opening_ply(ply);
+        indices.extend([range.start, range.end - 1]);
+    }
+    for idx in indices {
+        let pos = index.unindex(idx);
+        assert_eq!(index.index(&pos), idx, "{pos}");
+        assert_eq!(pos.to_string().parse::<Position>().unwrap(), pos);
+        if !pos.is_opening() {
+            assert_eq!(index.index(&pos.flipped()), idx, "a position and its flipped twin share an index");
+        }
+    }
+}
+
+fn same_block(a: &Position, b: &Position) -> bool {
+    (0..8).all(|slot| (a.squares[slot] == HAND) == (b.squares[slot] == HAND))
+}
+
+/// The first index after `start` whose position is in another block, given
+/// one (`beyond`) that is (or the end).
+fn find_block_end(start: u64, beyond: u64, pos: &Position) -> u64 {
+    let (mut low, mut high) = (start, beyond);
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if same_block(&index().unindex_post(middle), pos) { low = middle } else { high = middle }
+    }
+    high
+}
+
+#[test]
+fn stepping_through_a_range_matches_unindexing() {
+    let index = index();
+    let mut rng = StdRng::seed_from_u64(2);
+    for _ in 0..300 {
+        let start = rng.random_range(0..POST_OPENING_POSITIONS - 5_000);
+        let range = start..start + rng.random_range(1..5_000);
+        let mut expected = range.start;
+        index.for_each_post(range.clone(), |idx, pos| {
+            assert_eq!(idx, expected);
+            assert_eq!(pos, index.unindex_post(idx));
+            expected += 1;
+        });
+        assert_eq!(expected, range.end);
+    }
+}
+
+#[test]
+fn fast_move_generation_agrees_with_the_reference() {
+    for rule in RULES {
+        for pos in samples(40_000, 3) {
+            for pos in [pos, pos.flipped()] {
+                let reference: Vec<(Move, Position)> =
+                    pos.legal_moves(rule).into_iter().map(|m| (m, pos.play_unchecked(m))).collect();
+                let mut fast = Vec::new();
+                pos.for_each_move(rule, |m, child| fast.push((m, child)));
+                let mut sorted = reference.clone();
+                sorted.sort_by_key(|x| x.0);
+                fast.sort_by_key(|x| x.0);
+                assert_eq!(fast, sorted, "{pos} {rule:?}");
+                assert_eq!(pos.count_moves(rule) as usize, reference.len(), "{pos} {rule:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_variants_differ_only_for_returning_pawns() {
+    let pos: Position = "...n/..P./..../.... w u- post".parse().unwrap();
+    // White's pawn on c3 travels up: both rules let it take d4.
+    assert!(pos.legal_moves(PawnRule::Outbound).contains(&"c3-d4".parse().unwrap()));
+    let back: Position = "..../..../.P../n... w d- post".parse().unwrap();
+    // Travelling back down, it may take a1 only under the travel rule.
+    assert!(back.legal_moves(PawnRule::Travel).contains(&"b2-a1".parse().unwrap()));
+    assert!(!back.legal_moves(PawnRule::Outbound).contains(&"b2-a1".parse().unwrap()));
+}
+
+#[test]
+fn parents_are_complete_and_sound() {
+    let index = index();
+    for rule in RULES {
+        let positions: Vec<Position> = samples(3_000, 4).into_iter().filter(Position::is_canonical).collect();
+        for x in &positions {
+            if x.is_terminal() {
+                continue;
+            }
+            // Every move of x leads to a position that lists x as a parent,
+            // as often as there are such moves.
+            let mut moves_to: HashMap<u64, usize> = HashMap::new();
+            x.for_each_move(rule, |_, child| *moves_to.entry(index.index(&child)).or_default() += 1);
+            for (&y, &count) in &moves_to {
+                let child = index.unindex_post(y);
+                let mut found = 0;
+                child.for_each_parent(rule, |parent| found += usize::from(parent == *x));
+                assert_eq!(found, count, "{x} -> {child} {rule:?}");
+            }
+        }
+        for y in &positions {
+            // Every parent listed has a move to y.
+            y.for_each_parent(rule, |parent| {
+                assert!(parent.is_canonical() && !parent.is_terminal());
+                let mut leads = false;
+                parent.for_each_move(rule, |_, child| leads |= index.index(&child) == index.index(y));
+                assert!(leads, "{parent} is no parent of {y} {rule:?}");
+            });
+        }
+    }
+}
+
+#[test]
+fn notation_reads_and_writes_positions_and_moves() {
+    assert_eq!(Position::empty().to_string(), "..../..../..../.... w -- open");
+    for (text, written) in [("N@c2", "N@c2"), ("p@a4", "P@a4"), ("a1-b2", "a1-b2"), ("d4-a1", "d4-a1")] {
+        assert_eq!(text.parse::<Move>().unwrap().to_string(), written);
+    }
+    let cases = [
+        ("..../..../..../....", "expected the board"),
+        ("..../..../.../.... w -- open", "four ranks"),
+        ("..../..../..../...x w -- open", "unexpected 'x'"),
+        ("N.N./..../..../.... b -- post", "twice"),
+        ("..../..../..../.... x -- post", "side to move"),
+        ("..../..../..../.P.. w d- post", "rank 1 cannot face down"),
+        ("..../..../..../.... w u- post", "in hand but its direction"),
+        ("..../..../..../.... w -- later", "phase"),
+        ("NBR./..../..../nbr. w -- open", "opening is over"),
+        ("N.../..../..../.... w -- open", "other side's turn"),
+    ];
+    for (text, reason) in cases {
+        let error = text.parse::<Position>().unwrap_err().to_string();
+        assert!(error.contains(reason), "{text:?}: {error}");
+    }
+    assert!("Q@a1".parse::<Move>().is_err() && "a1-e5".parse::<Move>().is_err());
+}
