@@ -49,6 +49,11 @@ pub enum Command {
         #[command(subcommand)]
         game: BenchGame,
     },
+    /// Count a game's domain: positions, moves, terminal positions.
+    Census {
+        #[command(subcommand)]
+        game: CensusGame,
+    },
     /// One timed solve in this process (used by `bench`).
     #[command(hide = true)]
     BenchRun {
@@ -131,6 +136,26 @@ pub struct SnakesArgs {
     /// Also give each of K players' chance of winning a race.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub players: Option<u32>,
+}
+
+/// Which Tic-Tac-Chec rules.
+#[derive(Debug, Args)]
+pub struct ChecArgs {
+    /// May a pawn travelling back home capture? travel (yes, the canonical
+    /// rule) or outbound (no).
+    #[arg(long, default_value = "travel")]
+    pub pawn: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CensusGame {
+    /// Tic-Tac-Chec's post-opening domain.
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        #[command(flatten)]
+        output: Output,
+    },
 }
 
 #[derive(Debug, Subcommand)]

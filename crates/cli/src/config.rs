@@ -11,7 +11,7 @@ use solved_games::dots_and_boxes::{self, Board, Variant};
 use solved_games::registry::Game;
 use solved_games::tables::ObtainError;
 
-use crate::args::{BoardArgs, BoxesPlayer, Cli, DodgemArgs};
+use crate::args::{BoardArgs, BoxesPlayer, ChecArgs, Cli, DodgemArgs};
 
 /// Settings every command shares.
 #[derive(Debug)]
@@ -83,6 +83,11 @@ pub fn game(dodgem: &Dodgem) -> Game {
 pub fn board(args: &BoardArgs) -> anyhow::Result<Board> {
     let variant: Variant = args.variant.parse()?;
     Ok(Board::new(args.rows, args.cols, variant)?)
+}
+
+pub fn chec(args: &ChecArgs) -> anyhow::Result<solved_games::tic_tac_chec::TicTacChec> {
+    let rule: solved_games::tic_tac_chec::PawnRule = args.pawn.parse().map_err(anyhow::Error::msg)?;
+    Ok(solved_games::tic_tac_chec::TicTacChec::new(rule))
 }
 
 pub fn boxes_player(side: BoxesPlayer) -> dots_and_boxes::Player {

@@ -218,3 +218,16 @@ pub struct SnakesBenchJson {
     pub runs: u32,
     pub cases: Vec<SnakesBenchCaseJson>,
 }
+
+#[derive(Debug, Serialize)]
+pub struct CensusJson {
+    pub game: &'static str,
+    pub pawn: &'static str,
+    pub positions: u64,
+    pub edges: u64,
+    pub terminal: u64,
+    pub no_move: u64,
+    pub max_moves: u32,
+    pub opening_positions: u64,
+    pub seconds: f64,
+}

@@ -4,13 +4,14 @@ mod bench;
 mod dodgem;
 mod dots_and_boxes;
 mod snakes;
+mod tic_tac_chec;
 
 use std::process::ExitCode;
 
 use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::Dodgem;
 
-use crate::args::{BenchGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
+use crate::args::{BenchGame, CensusGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
 use crate::config::{self, Config};
 use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
 use crate::progress;
@@ -41,6 +42,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench { game: BenchGame::Snakes { runs, output } } => snakes::bench(runs, output.json),
         Command::BenchRun { game: SolveGame::Snakes { .. } } => {
             anyhow::bail!("Snakes and Ladders has no table to solve; use bench snakes")
+        }
+        Command::Census { game: CensusGame::TicTacChec { rules, output } } => {
+            tic_tac_chec::census(&config::chec(&rules)?, output.json)
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),
