@@ -182,6 +182,13 @@ pub enum SolveGame {
         #[command(flatten)]
         output: Output,
     },
+    /// Tic-Tac-Chec: every position after the opening and in it.
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        #[command(flatten)]
+        output: Output,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -300,6 +307,16 @@ pub enum BenchGame {
         board: BoardArgs,
         /// Thread counts to compare, each in a fresh process.
         #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
+        thread_counts: Vec<usize>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Tic-Tac-Chec: the full solve, post-opening and opening.
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        /// Thread counts to compare, each in a fresh process.
+        #[arg(long, value_delimiter = ',', default_value = "2", value_name = "N,N")]
         thread_counts: Vec<usize>,
         #[command(flatten)]
         output: Output,

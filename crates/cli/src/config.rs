@@ -107,6 +107,7 @@ pub fn game_args(game: &Game) -> Vec<String> {
             }
             args
         }
+        Game::TicTacChec(game) => vec!["tic-tac-chec".into(), "--pawn".into(), game.rule().id().into()],
         Game::DotsAndBoxes(board) => vec![
             "dots-and-boxes".into(),
             "--rows".into(),

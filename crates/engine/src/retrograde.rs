@@ -610,14 +610,25 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         replaced.is_some()
     }
 
+    /// Makes every position still holding a counter a draw. Nothing else
+    /// writes now, and every word holds bytes of this tier or of tiers
+    /// already final (never counters), so whole words are rewritten.
     fn finish(&self, progress: &dyn Progress) {
         let first_counter = self.codes.first_counter;
-        let mut draws = 0;
-        for_each_byte_at_least(self.bytes, self.tier.clone(), first_counter, |idx| {
-            self.bytes.update(idx, |_| Some(PackedValue::DRAW.to_byte()));
-            draws += 1;
+        self.chunks().into_par_iter().for_each(|chunk| {
+            let mut draws = 0;
+            for word_idx in chunk.start / 8..chunk.end.div_ceil(8) {
+                let word = &self.bytes.words[word_idx as usize];
+                let value = word.load(Relaxed);
+                let counters = bytes_at_least(value, first_counter);
+                if counters != 0 {
+                    // Spread each flagged byte's high bit over the whole byte.
+                    word.store(value & !((counters >> 7) * 0xff), Relaxed);
+                    draws += u64::from(counters.count_ones());
+                }
+            }
+            progress.advance(draws);
         });
-        progress.advance(draws);
     }
 }
 
@@ -643,20 +654,14 @@ fn for_each_byte_equal(bytes: &Bytes, range: Range<u64>, targets: [u8; 2], mut f
     });
 }
 
-/// Calls `f(idx)` for each byte in `range` that is at least `floor` (≥ 128).
-fn for_each_byte_at_least(bytes: &Bytes, range: Range<u64>, floor: u8, mut f: impl FnMut(u64)) {
+/// The high bit of each byte of `word` that is at least `floor` (≥ 128).
+#[inline]
+fn bytes_at_least(word: u64, floor: u8) -> u64 {
     debug_assert!(floor >= 128);
     let below = u64::from(floor - 128) * LOW_BITS;
-    for_each_word(bytes, range, |first_idx, word, in_range| {
-        // Bytes with the high bit set, then compare the low seven bits.
-        let low = word & !HIGH_BITS;
-        let at_least = ((low | HIGH_BITS) - below) & word & HIGH_BITS;
-        let mut hits = at_least & in_range;
-        while hits != 0 {
-            f(first_idx + u64::from(hits.trailing_zeros() / 8));
-            hits &= hits - 1;
-        }
-    });
+    // Bytes with the high bit set, then compare the low seven bits.
+    let low = word & !HIGH_BITS;
+    ((low | HIGH_BITS) - below) & word & HIGH_BITS
 }
 
 /// Calls `f(index of the word's first byte, word, high bits of the bytes in range)`.
@@ -699,10 +704,13 @@ mod tests {
                 .collect();
             assert_eq!(found, expected);
             for floor in [128, 200, 243, 255] {
-                let mut found = Vec::new();
-                for_each_byte_at_least(&bytes, range.clone(), floor, |idx| found.push(idx));
-                let expected: Vec<_> = range.clone().filter(|&i| values[i as usize] >= floor).collect();
-                assert_eq!(found, expected, "floor {floor}");
+                for word_idx in range.start / 8..range.end / 8 {
+                    let word = bytes.words[word_idx as usize].load(Relaxed);
+                    for byte in 0..8 {
+                        let flagged = bytes_at_least(word, floor) >> (8 * byte + 7) & 1 == 1;
+                        assert_eq!(flagged, values[(word_idx * 8 + byte) as usize] >= floor, "floor {floor}");
+                    }
+                }
             }
         }
     }

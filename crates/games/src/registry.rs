@@ -7,6 +7,7 @@ use solved_engine::{Progress, Table, TableKey, TableStore};
 use crate::dodgem::Dodgem;
 use crate::dots_and_boxes::Board;
 use crate::tables::{ObtainError, Provenance, open_or_solve};
+use crate::tic_tac_chec::TicTacChec;
 
 /// What the registry says about a game.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -31,6 +32,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "Dots and Boxes",
         about: "American, Swedish and Icelandic boards with up to 30 undrawn lines, by one descending sweep",
     },
+    GameInfo {
+        id: "tic-tac-chec",
+        name: "Tic-Tac-Chec",
+        about: "all 2.46 billion positions after the opening and the 14 million in it, both pawn rules",
+    },
 ];
 
 /// A game with its variant and size chosen.
@@ -40,6 +46,8 @@ pub enum Game {
     Dodgem(Dodgem),
     /// Dots and Boxes.
     DotsAndBoxes(Board),
+    /// Tic-Tac-Chec.
+    TicTacChec(TicTacChec),
 }
 
 impl Game {
@@ -48,6 +56,7 @@ impl Game {
         let id = match self {
             Game::Dodgem(_) => "dodgem",
             Game::DotsAndBoxes(_) => "dots-and-boxes",
+            Game::TicTacChec(_) => "tic-tac-chec",
         };
         GAMES.iter().find(|g| g.id == id).expect("every game is registered")
     }
@@ -57,6 +66,7 @@ impl Game {
         match self {
             Game::Dodgem(game) => game.table_key(),
             Game::DotsAndBoxes(board) => board.table_key(),
+            Game::TicTacChec(game) => game.table_key(),
         }
     }
 
@@ -70,6 +80,7 @@ impl Game {
         match self {
             Game::Dodgem(game) => retrograde::solve(game, progress).map(|s| s.len()),
             Game::DotsAndBoxes(board) => board.solve(progress).map(|s| s.len()),
+            Game::TicTacChec(game) => retrograde::solve(game, progress).map(|s| s.len()),
         }
     }
 
@@ -85,6 +96,9 @@ impl Game {
                 open_or_solve(store, &key, || retrograde::solve(game, progress), |values| game.facts(values, progress))
             }
             Game::DotsAndBoxes(board) => open_or_solve(store, &key, || board.solve(progress), |_| Ok(Vec::new())),
+            Game::TicTacChec(game) => {
+                open_or_solve(store, &key, || retrograde::solve(game, progress), |_| Ok(Vec::new()))
+            }
         }
     }
 }

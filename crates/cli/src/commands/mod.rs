@@ -40,6 +40,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve { game: SolveGame::Snakes { board, output } } => snakes::solve(&board, output.json),
         Command::Verify { game: VerifyGame::Snakes { output } } => snakes::verify(output.json),
         Command::Bench { game: BenchGame::Snakes { runs, output } } => snakes::bench(runs, output.json),
+        Command::BenchRun { game: SolveGame::TicTacChec { rules, .. } } => {
+            bench::run_once(&solved_games::registry::Game::TicTacChec(config::chec(&rules)?))
+        }
+        Command::Bench { game: BenchGame::TicTacChec { rules, thread_counts, output } } => {
+            bench::bench(&solved_games::registry::Game::TicTacChec(config::chec(&rules)?), &thread_counts, output.json)
+        }
+        Command::Solve { game: SolveGame::TicTacChec { rules, output } } => {
+            tic_tac_chec::solve(&config, &config::chec(&rules)?, output.json)
+        }
         Command::BenchRun { game: SolveGame::Snakes { .. } } => {
             anyhow::bail!("Snakes and Ladders has no table to solve; use bench snakes")
         }

@@ -38,3 +38,11 @@ pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     println!("time: {seconds:.1} s");
     Ok(ExitCode::SUCCESS)
 }
+
+pub fn solve(config: &crate::config::Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
+    let _ = (config, json);
+    let began = Instant::now();
+    let positions = solved_games::registry::Game::TicTacChec(game.clone()).solve_in_memory(&Bar::new())?;
+    println!("{positions} positions in {:.1} s", began.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}

@@ -205,8 +205,8 @@ impl TicTacChecIndex {
             _ => {}
         }
         // Digits, least significant first, then squares, most significant first.
-        let slots: Vec<usize> =
-            OTHERS.iter().enumerate().filter(|(bit, _)| others >> bit & 1 == 1).map(|(_, &s)| s).collect();
+        let (slots, count) = slots_of(others);
+        let slots = &slots[..count];
         let mut digits = [0u32; 6];
         let n = free.count_ones();
         for i in (0..slots.len()).rev() {
@@ -251,10 +251,15 @@ impl TicTacChecIndex {
         let local = idx - self.opening_start[ply];
         let (subsets, mut placement) = (local / per_subset, local % per_subset);
         let (white_rank, black_rank) = (subsets / binomial(4, black), subsets % binomial(4, black));
-        let slots: Vec<usize> = subset_unrank(white_rank, white)
-            .into_iter()
-            .chain(subset_unrank(black_rank, black).into_iter().map(|r| r + 4))
-            .collect();
+        let mut slots = [0usize; 8];
+        let mut count = 0;
+        for (first, mask) in [(0, subset_mask(white_rank, white)), (4, subset_mask(black_rank, black))] {
+            for role in (0..4).filter(|r| mask >> r & 1 == 1) {
+                slots[count] = first + role;
+                count += 1;
+            }
+        }
+        let slots = &slots[..count];
         let mut digits = [0u32; 8];
         for i in (0..slots.len()).rev() {
             let radix = 16 - i as u64;
@@ -293,15 +298,15 @@ impl TicTacChecIndex {
             let end = block_end.min(range.end);
             let mut pos = self.unindex_post(idx);
             let others = self.blocks[block].2;
-            let slots: Vec<usize> =
-                OTHERS.iter().enumerate().filter(|(bit, _)| others >> bit & 1 == 1).map(|(_, &s)| s).collect();
+            let (slots, count) = slots_of(others);
+            let slots = &slots[..count];
             loop {
                 f(idx, pos);
                 idx += 1;
                 if idx == end {
                     break;
                 }
-                if !self.step_placement(&mut pos, &slots) {
+                if !self.step_placement(&mut pos, slots) {
                     // The pieces went round: next pawn state.
                     pos = self.unindex_post(idx);
                 }
@@ -364,8 +369,20 @@ fn subset_rank(mask: u64) -> u64 {
     rank
 }
 
-/// The roles of the subset of size `size` with rank `rank`.
-fn subset_unrank(rank: u64, size: u32) -> Vec<usize> {
-    let mask = solved_engine::Subsets::new(4, size).unrank(rank);
-    (0..4).filter(|b| mask >> b & 1 == 1).collect()
+/// The subset of the four roles of size `size` with rank `rank`, as a mask.
+fn subset_mask(rank: u64, size: u32) -> u64 {
+    (0..16u64).filter(|m| m.count_ones() == size).nth(rank as usize).expect("the rank is below C(4, size)")
+}
+
+/// The slots of the other pieces on the board, given which are, in order.
+fn slots_of(others: u8) -> ([usize; 6], usize) {
+    let mut slots = [0; 6];
+    let mut count = 0;
+    for (bit, &slot) in OTHERS.iter().enumerate() {
+        if others >> bit & 1 == 1 {
+            slots[count] = slot;
+            count += 1;
+        }
+    }
+    (slots, count)
 }
