@@ -49,6 +49,11 @@ pub enum Command {
         #[command(subcommand)]
         game: BenchGame,
     },
+    /// Re-check every solved value against its children, with the plain rules.
+    Audit {
+        #[command(subcommand)]
+        game: AuditGame,
+    },
     /// Count a game's domain: positions, moves, terminal positions.
     Census {
         #[command(subcommand)]
@@ -148,6 +153,17 @@ pub struct ChecArgs {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum AuditGame {
+    /// Tic-Tac-Chec (solves the table first if it is not cached).
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum CensusGame {
     /// Tic-Tac-Chec's post-opening domain.
     TicTacChec {
@@ -224,6 +240,16 @@ pub enum ProbeGame {
         /// Who is to move in the diagram (needed once boxes are taken).
         #[arg(long, value_enum, requires = "diagram")]
         to_move: Option<BoxesPlayer>,
+        #[command(flatten)]
+        output: Output,
+    },
+    /// Tic-Tac-Chec.
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        /// The position: ranks 4 to 1, side to move, pawn directions, phase,
+        /// e.g. "..../..../..../.... w -- open".
+        position: String,
         #[command(flatten)]
         output: Output,
     },

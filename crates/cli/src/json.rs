@@ -231,3 +231,55 @@ pub struct CensusJson {
     pub opening_positions: u64,
     pub seconds: f64,
 }
+
+#[derive(Debug, Serialize)]
+pub struct PhaseJson {
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub max_win_distance: Option<u16>,
+    pub max_loss_distance: Option<u16>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlyJson {
+    pub ply: usize,
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct HistogramJson {
+    pub distance: usize,
+    pub result: &'static str,
+    pub post_opening: u64,
+    pub opening: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ChecSolveJson {
+    pub game: &'static str,
+    pub pawn: &'static str,
+    pub post_opening: PhaseJson,
+    pub opening: PhaseJson,
+    pub opening_plies: Vec<PlyJson>,
+    pub distance_histogram: Vec<HistogramJson>,
+    pub start: ValueJson,
+    pub seconds: f64,
+    pub peak_memory_bytes: Option<u64>,
+    pub table: String,
+    pub cached: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AuditJson {
+    pub game: &'static str,
+    pub pawn: &'static str,
+    pub checked: u64,
+    pub disagreements: u64,
+    pub examples: Vec<String>,
+    pub seconds: f64,
+}

@@ -37,12 +37,14 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::game::{Expansion, TieredRetrograde};
 use crate::packed::PackedValue;
 use crate::progress::Progress;
+use crate::table::{Checkpoint, SolverState, TableError};
 use crate::value::{Plies, Value};
 
 /// Positions handed to one task at a time; a multiple of 8 so that no two
@@ -55,6 +57,9 @@ pub enum SolveError {
     /// [`Progress::should_stop`] asked the solve to stop.
     #[error("solve interrupted")]
     Interrupted,
+    /// The checkpoint could not be read or written.
+    #[error("checkpoint failed")]
+    Checkpoint(#[source] TableError),
     /// A distance too long for the one-byte working encoding.
     #[error(
         "a distance of {plies} plies does not fit in one byte per position (at most {limit} with {counters} counter codes)"
@@ -126,16 +131,81 @@ impl Solution {
 /// [`SolveError::Interrupted`] if `progress` asked to stop, and
 /// [`SolveError::DistanceOverflow`] if some distance is too long for one byte.
 pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    solve_resumable(game, progress, None)
+}
+
+/// Where a long solve saves its state, and how often.
+#[derive(Debug)]
+pub struct Checkpointing<'a> {
+    /// The checkpoint file.
+    pub checkpoint: &'a Checkpoint,
+    /// The least time between two saves.
+    pub every: Duration,
+}
+
+/// Solves every position of `game`, resuming from `checkpointing`'s file
+/// if it has one and saving there between distance layers whenever
+/// `every` has passed since the last save. The file is left in place; the
+/// caller removes it once the solution is safe.
+///
+/// # Errors
+///
+/// As for [`solve`], and [`SolveError::Checkpoint`] if the checkpoint cannot
+/// be read (or is of another game) or written.
+pub fn solve_resumable<G: TieredRetrograde>(
+    game: &G,
+    progress: &dyn Progress,
+    checkpointing: Option<&Checkpointing<'_>>,
+) -> Result<Solution, SolveError> {
     let len = game.position_count();
     let codes = Codes::new(game.max_in_tier_moves());
-    let bytes = Bytes::zeroed(len);
+    let loaded = match checkpointing {
+        Some(c) => c.checkpoint.load().map_err(SolveError::Checkpoint)?,
+        None => None,
+    };
+    let (bytes, mut resume) = match loaded {
+        Some((state, words)) => (Bytes { words }, Some(state)),
+        None => (Bytes::zeroed(len), None),
+    };
     progress.start("solve", 2 * len);
+    let mut last_save = Instant::now();
     for (tier_number, tier) in game.tiers().into_iter().enumerate() {
-        let pending = Pending::new(&tier);
-        let solver =
-            TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies: AtomicU16::new(0), pending };
-        solver.seed(progress)?;
-        solver.propagate(progress)?;
+        let size = tier.end - tier.start;
+        if resume.as_ref().is_some_and(|state| state.tier as usize > tier_number) {
+            progress.advance(2 * size);
+            continue;
+        }
+        let state = resume.take_if(|state| state.tier as usize == tier_number);
+        let pending = match &state {
+            Some(state) => Pending::from_masks(&tier, &state.pending),
+            None => Pending::new(&tier),
+        };
+        let max_plies = AtomicU16::new(state.as_ref().map_or(0, |s| s.max_plies));
+        let solver = TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies, pending };
+        let first_layer = match state {
+            Some(state) => {
+                progress.advance(size);
+                state.next_layer
+            }
+            None => {
+                solver.seed(progress)?;
+                0
+            }
+        };
+        let mut save = |next_layer: u16| -> Result<(), SolveError> {
+            let Some(c) = checkpointing.filter(|c| last_save.elapsed() >= c.every) else { return Ok(()) };
+            let state = SolverState {
+                tier: tier_number as u32,
+                next_layer,
+                max_plies: solver.max_plies.load(Relaxed),
+                pending: solver.pending.to_masks(),
+            };
+            c.checkpoint.save(&state, &bytes.words).map_err(SolveError::Checkpoint)?;
+            last_save = Instant::now();
+            Ok(())
+        };
+        save(first_layer)?;
+        solver.propagate(progress, first_layer, &mut save)?;
         solver.finish(progress);
     }
     let words = bytes.words.into_iter().map(AtomicU64::into_inner).collect();
@@ -373,6 +443,18 @@ impl Pending {
         mask[1].fetch_or((distances >> 64) as u64, Relaxed);
     }
 
+    fn from_masks(tier: &Range<u64>, masks: &[[u64; 2]]) -> Pending {
+        let mut pending = Pending::new(tier);
+        for (mask, saved) in pending.masks.iter_mut().zip(masks) {
+            *mask = saved.map(AtomicU64::new);
+        }
+        pending
+    }
+
+    fn to_masks(&self) -> Vec<[u64; 2]> {
+        self.masks.iter().map(|m| [m[0].load(Relaxed), m[1].load(Relaxed)]).collect()
+    }
+
     /// Whether the `chunk`-th chunk may hold positions decided at `plies`.
     fn has(&self, chunk: usize, plies: u16) -> bool {
         plies < 128 && self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
@@ -484,9 +566,16 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         }
     }
 
-    fn propagate(&self, progress: &dyn Progress) -> Result<(), SolveError> {
+    /// Propagates layer after layer from `first_layer`, calling `layer_done`
+    /// with the next layer's distance after each.
+    fn propagate(
+        &self,
+        progress: &dyn Progress,
+        first_layer: u16,
+        layer_done: &mut dyn FnMut(u16) -> Result<(), SolveError>,
+    ) -> Result<(), SolveError> {
         let chunks = self.chunks();
-        let mut plies = 0u16;
+        let mut plies = first_layer;
         while plies <= self.max_plies.load(Relaxed) {
             let layer = Layer {
                 plies,
@@ -516,6 +605,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
                 Ok(())
             })?;
             plies += 1;
+            layer_done(plies)?;
         }
         Ok(())
     }

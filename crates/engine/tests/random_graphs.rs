@@ -188,3 +188,53 @@ fn a_chain_too_long_for_one_byte_is_refused() {
     let error = retrograde::solve(&graph, &Silent).unwrap_err();
     assert!(matches!(error, retrograde::SolveError::DistanceOverflow { .. }), "{error}");
 }
+
+/// Stops once it has been asked `budget` times.
+struct StopAfter {
+    asked: std::sync::atomic::AtomicUsize,
+    budget: usize,
+}
+
+impl solved_engine::Progress for StopAfter {
+    fn should_stop(&self) -> bool {
+        self.asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= self.budget
+    }
+}
+
+#[test]
+fn an_interrupted_solve_resumes_from_its_checkpoint() {
+    use solved_engine::table::{Checkpoint, Encoding, TableKey};
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut resumed_mid_way = 0;
+    for case in 0..30 {
+        let graph = Graph::random(&mut rng);
+        let key = TableKey {
+            game: "graph".into(),
+            variant: format!("case{case}"),
+            size: "random".into(),
+            index_version: 1,
+            encoding: Encoding::PackedValue,
+            positions: graph.position_count(),
+        };
+        let checkpoint = Checkpoint::new(dir.path().join(format!("{case}.checkpoint")), key.clone());
+        let checkpointing = retrograde::Checkpointing { checkpoint: &checkpoint, every: std::time::Duration::ZERO };
+        let stopper = StopAfter { asked: Default::default(), budget: rng.random_range(1..12) };
+        let first = retrograde::solve_resumable(&graph, &stopper, Some(&checkpointing));
+        if first.is_err() {
+            assert!(matches!(first, Err(retrograde::SolveError::Interrupted)));
+            resumed_mid_way += usize::from(checkpoint.load().unwrap().is_some());
+        }
+        let resumed = retrograde::solve_resumable(&graph, &Silent, Some(&checkpointing)).unwrap();
+        let direct = retrograde::solve(&graph, &Silent).unwrap();
+        let bytes = |s: &retrograde::Solution| (0..s.len()).map(|i| s.get(i).to_byte()).collect::<Vec<u8>>();
+        assert_eq!(bytes(&resumed), bytes(&direct), "case {case}");
+        // A checkpoint of another game is refused, not used.
+        let mut other = key.clone();
+        other.variant = "other".into();
+        let foreign = Checkpoint::new(checkpoint.path(), other);
+        assert!(checkpoint.path().exists() == foreign.load().is_err());
+        checkpoint.remove().unwrap();
+    }
+    assert!(resumed_mid_way > 5, "some solves were interrupted with a checkpoint to resume from");
+}

@@ -1,13 +1,19 @@
 //! The one list of games, through which the command line and the web server
 //! reach them.
 
-use solved_engine::retrograde::{self, SolveError};
+use std::time::Duration;
+
+use solved_engine::retrograde::{self, Checkpointing, SolveError};
+use solved_engine::table::Checkpoint;
 use solved_engine::{Progress, Table, TableKey, TableStore};
 
 use crate::dodgem::Dodgem;
 use crate::dots_and_boxes::Board;
 use crate::tables::{ObtainError, Provenance, open_or_solve};
 use crate::tic_tac_chec::TicTacChec;
+
+/// How long a checkpointed solve runs between two saves of its state.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(180);
 
 /// What the registry says about a game.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -97,7 +103,18 @@ impl Game {
             }
             Game::DotsAndBoxes(board) => open_or_solve(store, &key, || board.solve(progress), |_| Ok(Vec::new())),
             Game::TicTacChec(game) => {
-                open_or_solve(store, &key, || retrograde::solve(game, progress), |_| Ok(Vec::new()))
+                // Long enough to be interrupted: keep a checkpoint beside
+                // the table, and resume from it.
+                let checkpoint = Checkpoint::new(store.path(&key).with_extension("checkpoint"), key.clone());
+                let checkpointing = Checkpointing { checkpoint: &checkpoint, every: CHECKPOINT_EVERY };
+                let result = open_or_solve(
+                    store,
+                    &key,
+                    || retrograde::solve_resumable(game, progress, Some(&checkpointing)),
+                    |_| Ok(Vec::new()),
+                )?;
+                checkpoint.remove()?;
+                Ok(result)
             }
         }
     }

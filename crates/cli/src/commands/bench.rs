@@ -65,7 +65,7 @@ pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
 }
 
 /// The process's peak resident set size, where the system reports it.
-fn peak_memory_bytes() -> Option<u64> {
+pub fn peak_memory_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::Dodgem;
 
-use crate::args::{BenchGame, CensusGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
+use crate::args::{AuditGame, BenchGame, CensusGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
 use crate::config::{self, Config};
 use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
 use crate::progress;
@@ -54,6 +54,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Census { game: CensusGame::TicTacChec { rules, output } } => {
             tic_tac_chec::census(&config::chec(&rules)?, output.json)
+        }
+        Command::Probe { game: ProbeGame::TicTacChec { rules, position, output } } => {
+            tic_tac_chec::probe(&config, &config::chec(&rules)?, &position, output.json)
+        }
+        Command::Audit { game: AuditGame::TicTacChec { rules, output } } => {
+            tic_tac_chec::audit(&config, &config::chec(&rules)?, output.json)
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),

@@ -3,11 +3,17 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use solved_games::tic_tac_chec::{OPENING_POSITIONS, TicTacChec, census as count};
+use anyhow::Context;
+use solved_engine::{DenseIndex, Table, audit as audit_values};
+use solved_games::registry::Game;
+use solved_games::tables::Provenance;
+use solved_games::tic_tac_chec::{OPENING_POSITIONS, PhaseTally, Position, Reference, TicTacChec, census as count};
 
-use crate::json::CensusJson;
+use super::bench::peak_memory_bytes;
+use crate::config::Config;
+use crate::json::{AuditJson, CensusJson, ChecSolveJson, HistogramJson, MoveJson, PhaseJson, PlyJson, ProbeJson};
 use crate::progress::Bar;
-use crate::text::thousands;
+use crate::text::{columns, thousands};
 
 pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
@@ -39,10 +45,150 @@ pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn solve(config: &crate::config::Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
-    let _ = (config, json);
+fn open_table(config: &Config, game: &TicTacChec) -> anyhow::Result<(Table, Provenance)> {
+    let key = game.table_key();
+    let (table, provenance) = Game::TicTacChec(game.clone())
+        .table(&config.store, &Bar::new())
+        .with_context(|| format!("cannot get the table of Tic-Tac-Chec ({} pawns)", key.variant))?;
+    if provenance == Provenance::Solved {
+        eprintln!("solved: saved {}", config.store.path(&key).display());
+    }
+    Ok((table, provenance))
+}
+
+fn phase(tally: &PhaseTally) -> PhaseJson {
+    PhaseJson {
+        positions: tally.positions,
+        wins: tally.wins,
+        losses: tally.losses,
+        draws: tally.draws,
+        max_win_distance: tally.max_win,
+        max_loss_distance: tally.max_loss,
+    }
+}
+
+pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let positions = solved_games::registry::Game::TicTacChec(game.clone()).solve_in_memory(&Bar::new())?;
-    println!("{positions} positions in {:.1} s", began.elapsed().as_secs_f64());
+    let (table, provenance) = open_table(config, game)?;
+    let summary = game.summary(&table);
+    let seconds = began.elapsed().as_secs_f64();
+    let path = config.store.path(&game.table_key()).display().to_string();
+    if json {
+        let mut histogram = Vec::new();
+        for (distance, counts) in summary.histogram.iter().enumerate() {
+            for (result, post, opening) in [("win", counts[0], counts[2]), ("loss", counts[1], counts[3])] {
+                if post + opening > 0 {
+                    histogram.push(HistogramJson { distance, result, post_opening: post, opening });
+                }
+            }
+        }
+        let report = ChecSolveJson {
+            game: "tic-tac-chec",
+            pawn: game.rule().id(),
+            post_opening: phase(&summary.post_opening),
+            opening: phase(&summary.opening),
+            opening_plies: summary
+                .opening_plies
+                .iter()
+                .enumerate()
+                .map(|(ply, t)| PlyJson { ply, positions: t.positions, wins: t.wins, losses: t.losses, draws: t.draws })
+                .collect(),
+            distance_histogram: histogram,
+            start: summary.start.into(),
+            seconds,
+            peak_memory_bytes: peak_memory_bytes(),
+            table: path,
+            cached: provenance == Provenance::Cached,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let how = if provenance == Provenance::Cached { "loaded from" } else { "solved and saved to" };
+    println!("Tic-Tac-Chec ({} pawns), {how} {path}", game.rule().id());
+    let mut rows = vec![["", "positions", "wins", "losses", "draws", "longest win", "longest loss"].map(String::from).to_vec()];
+    let longest = |d: Option<u16>| d.map_or("-".into(), |d| d.to_string());
+    let mut row = |name: String, t: &PhaseTally| {
+        rows.push(vec![
+            name,
+            thousands(t.positions),
+            thousands(t.wins),
+            thousands(t.losses),
+            thousands(t.draws),
+            longest(t.max_win),
+            longest(t.max_loss),
+        ])
+    };
+    row("after the opening (White to move)".into(), &summary.post_opening);
+    row("the opening (plies 0-5)".into(), &summary.opening);
+    for (ply, t) in summary.opening_plies.iter().enumerate() {
+        row(format!("  ply {ply}"), t);
+    }
+    print!("{}", columns(&rows));
+    println!("empty board: {}", summary.start);
+    println!("time: {seconds:.1} s");
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn probe(config: &Config, game: &TicTacChec, text: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let pos: Position = text.parse().with_context(|| format!("invalid position {text:?}"))?;
+    let (table, _) = open_table(config, game)?;
+    let value = table.probe(game.positions().index(&pos));
+    let moves = game.ranked_moves(&pos, &table);
+    if json {
+        let report = ProbeJson {
+            position: pos.to_string(),
+            value: value.into(),
+            moves: moves
+                .iter()
+                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: (*v).into(), position: child.to_string() })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{pos}  (Tic-Tac-Chec, {} pawns)", game.rule().id());
+    println!("{} to move: {value}", pos.turn());
+    let mut rows = vec![["move", "value", "position after"].map(String::from).to_vec()];
+    rows.extend(moves.iter().map(|(m, v, child)| vec![m.to_string(), v.to_string(), child.to_string()]));
+    if moves.is_empty() {
+        println!("the game is over");
+    } else {
+        print!("{}", columns(&rows));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
+    let (table, _) = open_table(config, game)?;
+    let began = Instant::now();
+    let reference = Reference(game);
+    let report = audit_values(&reference, &table, |pos| game.positions().index(pos), &Bar::new())?;
+    let seconds = began.elapsed().as_secs_f64();
+    let examples: Vec<String> = report
+        .examples
+        .iter()
+        .map(|d| format!("{}: stored {}, children say {}", reference.unindex(d.idx), d.stored, d.implied))
+        .collect();
+    if json {
+        let out = AuditJson {
+            game: "tic-tac-chec",
+            pawn: game.rule().id(),
+            checked: report.checked,
+            disagreements: report.disagreements,
+            examples,
+            seconds,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!(
+            "Tic-Tac-Chec ({} pawns): {} positions checked against their children (plain rules), {} disagree; {seconds:.0} s",
+            game.rule().id(),
+            thousands(report.checked),
+            thousands(report.disagreements)
+        );
+        for example in &examples {
+            println!("  {example}");
+        }
+    }
+    Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -6,6 +6,7 @@
 //! see either the old file or the complete new one. Its bytes are handed out
 //! only after every header field and the CRC-64/XZ checksum have validated.
 
+mod checkpoint;
 mod header;
 mod store;
 
@@ -18,6 +19,7 @@ use crc::{CRC_64_XZ, Crc, Table as CrcTable};
 use memmap2::Mmap;
 
 pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
+pub use self::checkpoint::{Checkpoint, SolverState};
 pub use self::store::TableStore;
 use crate::packed::PackedValue;
 use crate::value::Value;

@@ -20,7 +20,7 @@ use std::fmt;
 
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError};
-pub use self::solve::{Census, TicTacChec, census};
+pub use self::solve::{Census, PhaseTally, Reference, Summary, TicTacChec, census};
 
 /// A side.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]

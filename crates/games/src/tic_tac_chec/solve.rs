@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use solved_engine::table::{Encoding, TableKey};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Plies, Progress, Rules, TieredRetrograde, Value};
 
-use super::{Color, PawnRule, Position, TicTacChecIndex};
+use super::{PawnRule, Position, TicTacChecIndex};
 
 /// The version of [`TicTacChecIndex`]'s layout, recorded in table headers:
 /// bump it whenever a position moves to another index.
@@ -182,9 +182,161 @@ pub fn census(game: &TicTacChec, progress: &dyn Progress) -> Result<Census, Inte
         .try_reduce(Census::default, |a, b| Ok(a.merge(b)))
 }
 
-impl Position {
-    /// Whether this is a post-opening position with White to move.
-    pub fn is_canonical(&self) -> bool {
-        !self.opening && self.turn == Color::White
+
+/// Results over one phase.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct PhaseTally {
+    /// Positions.
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+    /// The longest win.
+    pub max_win: Option<u16>,
+    /// The longest loss.
+    pub max_loss: Option<u16>,
+}
+
+impl PhaseTally {
+    fn add(&mut self, value: Value) {
+        self.positions += 1;
+        match value {
+            Value::Win(Plies(d)) => {
+                self.wins += 1;
+                self.max_win = self.max_win.max(Some(d));
+            }
+            Value::Loss(Plies(d)) => {
+                self.losses += 1;
+                self.max_loss = self.max_loss.max(Some(d));
+            }
+            Value::Draw => self.draws += 1,
+        }
+    }
+
+    fn merge(self, other: PhaseTally) -> PhaseTally {
+        PhaseTally {
+            positions: self.positions + other.positions,
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+            max_win: self.max_win.max(other.max_win),
+            max_loss: self.max_loss.max(other.max_loss),
+        }
+    }
+}
+
+/// What a solved table says, phase by phase and distance by distance.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Summary {
+    /// The post-opening positions.
+    pub post_opening: PhaseTally,
+    /// The opening positions.
+    pub opening: PhaseTally,
+    /// Each opening ply, from 0.
+    pub opening_plies: Vec<PhaseTally>,
+    /// For each distance: wins and losses after the opening, then in it.
+    pub histogram: Vec<[u64; 4]>,
+    /// The empty board's value.
+    pub start: Value,
+}
+
+impl TicTacChec {
+    /// Tallies a solved table of this game.
+    pub fn summary(&self, table: &solved_engine::Table) -> Summary {
+        const CHUNK: u64 = 1 << 22;
+        let count = self.index.count();
+        let post = self.index.post_opening().end;
+        let tally = |range: Range<u64>| {
+            let mut tally = PhaseTally::default();
+            let mut histogram = vec![[0u64; 4]; 128];
+            for idx in range {
+                let value = table.probe(idx);
+                tally.add(value);
+                let phase = if idx < post { 0 } else { 2 };
+                match value {
+                    Value::Win(Plies(d)) => histogram[usize::from(d)][phase] += 1,
+                    Value::Loss(Plies(d)) => histogram[usize::from(d)][phase + 1] += 1,
+                    Value::Draw => {}
+                }
+            }
+            (tally, histogram)
+        };
+        let merge_histograms = |mut a: Vec<[u64; 4]>, b: Vec<[u64; 4]>| {
+            for (x, y) in a.iter_mut().zip(b) {
+                for i in 0..4 {
+                    x[i] += y[i];
+                }
+            }
+            a
+        };
+        let (post_opening, mut histogram) = (0..post.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| tally(c * CHUNK..((c + 1) * CHUNK).min(post)))
+            .reduce(|| (PhaseTally::default(), vec![[0; 4]; 128]), |a, b| (a.0.merge(b.0), merge_histograms(a.1, b.1)));
+        let opening_plies: Vec<PhaseTally> = (0..6)
+            .map(|ply| {
+                let (ply_tally, ply_histogram) = tally(self.index.opening_ply(ply));
+                histogram = merge_histograms(std::mem::take(&mut histogram), ply_histogram);
+                ply_tally
+            })
+            .collect();
+        let opening = opening_plies.iter().fold(PhaseTally::default(), |a, &b| a.merge(b));
+        let longest = histogram.iter().rposition(|h| h.iter().any(|&n| n > 0)).map_or(0, |d| d + 1);
+        histogram.truncate(longest);
+        debug_assert_eq!(post_opening.positions + opening.positions, count);
+        Summary {
+            post_opening,
+            opening,
+            opening_plies,
+            histogram,
+            start: table.probe(self.index.index(&Position::empty())),
+        }
+    }
+
+    /// Every legal move at `pos` with its value for the mover and the
+    /// position it leads to, best first.
+    pub fn ranked_moves(&self, pos: &Position, table: &solved_engine::Table) -> Vec<(super::Move, Value, Position)> {
+        let mut moves = Vec::new();
+        pos.for_each_move(self.rule, |m, child| {
+            moves.push((m, Value::of_move_into(table.probe(self.index.index(&child))), child));
+        });
+        moves.sort_by_key(|entry| std::cmp::Reverse(entry.1));
+        moves
+    }
+}
+
+/// The game with successors generated by the plain reference rules, for
+/// audits that must not share the solver's fast move generation.
+#[derive(Copy, Clone, Debug)]
+pub struct Reference<'a>(pub &'a TicTacChec);
+
+impl Rules for Reference<'_> {
+    type Position = Position;
+
+    fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        pos.is_terminal().then_some(Value::Loss(Plies(0)))
+    }
+
+    fn for_each_child(&self, pos: &Position, mut f: impl FnMut(Position)) {
+        for m in pos.legal_moves(self.0.rule) {
+            f(pos.play_unchecked(m));
+        }
+    }
+}
+
+impl DenseIndex for Reference<'_> {
+    fn position_count(&self) -> u64 {
+        self.0.index.count()
+    }
+
+    fn index(&self, pos: &Position) -> u64 {
+        self.0.index.index(pos)
+    }
+
+    fn unindex(&self, idx: u64) -> Position {
+        self.0.index.unindex(idx)
     }
 }

@@ -154,7 +154,7 @@ fn the_variants_differ_only_for_returning_pawns() {
 fn parents_are_complete_and_sound() {
     let index = index();
     for rule in RULES {
-        let positions: Vec<Position> = samples(3_000, 4).into_iter().filter(Position::is_canonical).collect();
+        let positions: Vec<Position> = samples(3_000, 4).into_iter().filter(|p| !p.is_opening() && p.turn() == Color::White).collect();
         for x in &positions {
             if x.is_terminal() {
                 continue;
@@ -173,7 +173,7 @@ fn parents_are_complete_and_sound() {
         for y in &positions {
             // Every parent listed has a move to y.
             y.for_each_parent(rule, |parent| {
-                assert!(parent.is_canonical() && !parent.is_terminal());
+                assert!(!parent.is_opening() && parent.turn() == Color::White && !parent.is_terminal());
                 let mut leads = false;
                 parent.for_each_move(rule, |_, child| leads |= index.index(&child) == index.index(y));
                 assert!(leads, "{parent} is no parent of {y} {rule:?}");
