@@ -54,6 +54,16 @@ pub enum Command {
         #[command(subcommand)]
         game: AuditGame,
     },
+    /// Make the compact copy of a game's table and check it entry by entry.
+    Compact {
+        #[command(subcommand)]
+        game: CompactGame,
+    },
+    /// Reports on a solved game.
+    Report {
+        #[command(subcommand)]
+        game: ReportGame,
+    },
     /// Count a game's domain: positions, moves, terminal positions.
     Census {
         #[command(subcommand)]
@@ -158,6 +168,42 @@ pub enum AuditGame {
     TicTacChec {
         #[command(flatten)]
         rules: ChecArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CompactGame {
+    /// Tic-Tac-Chec (solves the table first if it is not cached).
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        #[command(flatten)]
+        output: Output,
+    },
+}
+
+/// A part of the Tic-Tac-Chec report.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
+pub enum ReportSection {
+    /// A deterministic drawing line from the empty board until it repeats.
+    Line,
+    /// How often a side can win at once, and the defences.
+    Threats,
+    /// How the two pawn rules differ (needs both tables).
+    Variants,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReportGame {
+    /// Tic-Tac-Chec.
+    TicTacChec {
+        #[command(flatten)]
+        rules: ChecArgs,
+        /// The parts to report.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "line,threats,variants")]
+        sections: Vec<ReportSection>,
         #[command(flatten)]
         output: Output,
     },

@@ -283,3 +283,74 @@ pub struct AuditJson {
     pub examples: Vec<String>,
     pub seconds: f64,
 }
+
+#[derive(Debug, Serialize)]
+pub struct CompactJson {
+    pub game: &'static str,
+    pub pawn: &'static str,
+    pub positions: u64,
+    pub decisive: u64,
+    pub table_bytes: u64,
+    pub compact_bytes: u64,
+    pub verified: bool,
+    pub seconds: f64,
+    pub path: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LineMoveJson {
+    pub ply: usize,
+    #[serde(rename = "move")]
+    pub m: String,
+    pub position: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DrawingLineJson {
+    pub moves: Vec<LineMoveJson>,
+    /// The ply after which the repeated position first stood.
+    pub cycle_start: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ThreatJson {
+    pub positions: u64,
+    pub mover_can_win_at_once: u64,
+    pub opponent_could_win_at_once: u64,
+    /// Drawn positions threatened only by the opponent, by how many replies keep the draw.
+    pub drawing_replies: Vec<ReplyCountJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReplyCountJson {
+    pub replies: usize,
+    pub positions: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct VariantsJson {
+    pub positions: u64,
+    pub positions_with_more_moves_under_travel: u64,
+    pub extra_moves_under_travel: u64,
+    pub positions_with_different_values: u64,
+    pub examples: Vec<VariantExampleJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct VariantExampleJson {
+    pub position: String,
+    pub travel: ValueJson,
+    pub outbound: ValueJson,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReportJson {
+    pub game: &'static str,
+    pub pawn: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawing_line: Option<DrawingLineJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threats: Option<ThreatJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variants: Option<VariantsJson>,
+}

@@ -36,6 +36,7 @@
 
 mod audit;
 pub mod chain;
+pub mod compact;
 pub mod game;
 mod index;
 mod naive;

@@ -11,7 +11,9 @@ use std::process::ExitCode;
 use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::Dodgem;
 
-use crate::args::{AuditGame, BenchGame, CensusGame, Cli, Command, PlayGame, ProbeGame, SolveGame, VerifyGame};
+use crate::args::{
+    AuditGame, BenchGame, CensusGame, Cli, Command, CompactGame, PlayGame, ProbeGame, ReportGame, SolveGame, VerifyGame,
+};
 use crate::config::{self, Config};
 use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
 use crate::progress;
@@ -60,6 +62,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Audit { game: AuditGame::TicTacChec { rules, output } } => {
             tic_tac_chec::audit(&config, &config::chec(&rules)?, output.json)
+        }
+        Command::Compact { game: CompactGame::TicTacChec { rules, output } } => {
+            tic_tac_chec::compact(&config, &config::chec(&rules)?, output.json)
+        }
+        Command::Report { game: ReportGame::TicTacChec { rules, sections, output } } => {
+            tic_tac_chec::report(&config, &config::chec(&rules)?, &sections, output.json)
         }
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),

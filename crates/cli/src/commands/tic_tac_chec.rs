@@ -4,14 +4,21 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
+use solved_engine::compact::CompactBuilder;
 use solved_engine::{DenseIndex, Table, audit as audit_values};
 use solved_games::registry::Game;
 use solved_games::tables::Provenance;
-use solved_games::tic_tac_chec::{OPENING_POSITIONS, PhaseTally, Position, Reference, TicTacChec, census as count};
+use solved_games::tic_tac_chec::{
+    OPENING_POSITIONS, PawnRule, PhaseTally, Position, Reference, TicTacChec, census as count, compare_variants,
+};
 
 use super::bench::peak_memory_bytes;
+use crate::args::ReportSection;
 use crate::config::Config;
-use crate::json::{AuditJson, CensusJson, ChecSolveJson, HistogramJson, MoveJson, PhaseJson, PlyJson, ProbeJson};
+use crate::json::{
+    AuditJson, CensusJson, ChecSolveJson, CompactJson, DrawingLineJson, HistogramJson, LineMoveJson, MoveJson,
+    PhaseJson, PlyJson, ProbeJson, ReplyCountJson, ReportJson, ThreatJson, VariantExampleJson, VariantsJson,
+};
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
@@ -105,7 +112,8 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
     }
     let how = if provenance == Provenance::Cached { "loaded from" } else { "solved and saved to" };
     println!("Tic-Tac-Chec ({} pawns), {how} {path}", game.rule().id());
-    let mut rows = vec![["", "positions", "wins", "losses", "draws", "longest win", "longest loss"].map(String::from).to_vec()];
+    let mut rows =
+        vec![["", "positions", "wins", "losses", "draws", "longest win", "longest loss"].map(String::from).to_vec()];
     let longest = |d: Option<u16>| d.map_or("-".into(), |d| d.to_string());
     let mut row = |name: String, t: &PhaseTally| {
         rows.push(vec![
@@ -129,9 +137,18 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
     Ok(ExitCode::SUCCESS)
 }
 
+/// The compact copy if it has been made, else the full table (solved if
+/// need be).
+fn open_for_probing(config: &Config, game: &TicTacChec) -> anyhow::Result<Table> {
+    match config.store.open(&game.compact_key())? {
+        Some(compact) => Ok(compact),
+        None => Ok(open_table(config, game)?.0),
+    }
+}
+
 pub fn probe(config: &Config, game: &TicTacChec, text: &str, json: bool) -> anyhow::Result<ExitCode> {
     let pos: Position = text.parse().with_context(|| format!("invalid position {text:?}"))?;
-    let (table, _) = open_table(config, game)?;
+    let table = open_for_probing(config, game)?;
     let value = table.probe(game.positions().index(&pos));
     let moves = game.ranked_moves(&pos, &table);
     if json {
@@ -191,4 +208,136 @@ pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
         }
     }
     Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn compact(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
+    let (table, _) = open_table(config, game)?;
+    let began = Instant::now();
+    let compact = CompactBuilder::new(&table).context("cannot make the compact copy")?;
+    compact.verify(&table).context("the compact copy does not match the table")?;
+    let key = game.compact_key();
+    let path = config.store.save(&key, &[], &compact)?;
+    // Read back through the file, as probe will.
+    let saved = config.store.open(&key)?.context("the compact copy vanished")?;
+    compact.verify(&saved).context("the saved compact copy does not match the table")?;
+    let seconds = began.elapsed().as_secs_f64();
+    let counts = saved.header().counts;
+    let table_bytes = std::fs::metadata(config.store.path(&game.table_key()))?.len();
+    let compact_bytes = std::fs::metadata(&path)?.len();
+    if json {
+        let report = CompactJson {
+            game: "tic-tac-chec",
+            pawn: game.rule().id(),
+            positions: saved.len(),
+            decisive: counts.wins + counts.losses,
+            table_bytes,
+            compact_bytes,
+            verified: true,
+            seconds,
+            path: path.display().to_string(),
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "compact copy: {} ({:.0} MiB, from {:.0} MiB), {} decisive positions, every entry checked against the table; {seconds:.1} s",
+            path.display(),
+            compact_bytes as f64 / (1 << 20) as f64,
+            table_bytes as f64 / (1 << 20) as f64,
+            thousands(counts.wins + counts.losses)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], json: bool) -> anyhow::Result<ExitCode> {
+    let table = open_for_probing(config, game)?;
+    let mut report =
+        ReportJson { game: "tic-tac-chec", pawn: game.rule().id(), drawing_line: None, threats: None, variants: None };
+    if sections.contains(&ReportSection::Line) {
+        let line = game.drawing_line(&table)?;
+        report.drawing_line = Some(DrawingLineJson {
+            moves: line
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, (m, pos))| LineMoveJson { ply: i + 1, m: m.to_string(), position: pos.to_string() })
+                .collect(),
+            cycle_start: line.cycle_start,
+        });
+    }
+    if sections.contains(&ReportSection::Threats) {
+        let census = game.threat_census(&table, &Bar::new())?;
+        report.threats = Some(ThreatJson {
+            positions: census.positions,
+            mover_can_win_at_once: census.mover_threat,
+            opponent_could_win_at_once: census.opponent_threat,
+            drawing_replies: census
+                .drawing_replies
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(replies, &positions)| ReplyCountJson { replies, positions })
+                .collect(),
+        });
+    }
+    if sections.contains(&ReportSection::Variants) {
+        let other_rule = match game.rule() {
+            PawnRule::Travel => PawnRule::Outbound,
+            PawnRule::Outbound => PawnRule::Travel,
+        };
+        let other = TicTacChec::new(other_rule);
+        let other_table = open_for_probing(config, &other)?;
+        let (travel, outbound) = match game.rule() {
+            PawnRule::Travel => ((game, &table), (&other, &other_table)),
+            PawnRule::Outbound => ((&other, &other_table), (game, &table)),
+        };
+        let comparison = compare_variants(travel, outbound, &Bar::new())?;
+        report.variants = Some(VariantsJson {
+            positions: comparison.positions,
+            positions_with_more_moves_under_travel: comparison.positions_with_more_moves,
+            extra_moves_under_travel: comparison.extra_moves,
+            positions_with_different_values: comparison.different_values,
+            examples: comparison
+                .examples
+                .iter()
+                .map(|(pos, a, b)| VariantExampleJson {
+                    position: pos.to_string(),
+                    travel: (*a).into(),
+                    outbound: (*b).into(),
+                })
+                .collect(),
+        });
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(line) = &report.drawing_line {
+        println!("A drawing line from the empty board (always the first drawing move), until a position comes round:");
+        for m in &line.moves {
+            println!("  {:>3}. {:<6} {}", m.ply, m.m, m.position);
+        }
+        println!("  the position after ply {} comes round again", line.cycle_start);
+    }
+    if let Some(t) = &report.threats {
+        println!("Threats, over {} positions after the opening without a complete line:", thousands(t.positions));
+        println!("  the side to move can complete a line at once: {}", thousands(t.mover_can_win_at_once));
+        println!("  the other side could, were it its turn: {}", thousands(t.opponent_could_win_at_once));
+        for r in &t.drawing_replies {
+            println!("  drawn, threatened, with {} drawing replies: {}", r.replies, thousands(r.positions));
+        }
+    }
+    if let Some(v) = &report.variants {
+        println!("Travel against outbound pawns, over {} positions:", thousands(v.positions));
+        println!(
+            "  {} positions have more moves under travel ({} extra moves); {} have another value",
+            thousands(v.positions_with_more_moves_under_travel),
+            thousands(v.extra_moves_under_travel),
+            thousands(v.positions_with_different_values)
+        );
+        for e in &v.examples {
+            println!("  {}: travel {}, outbound {}", e.position, e.travel.value, e.outbound.value);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -128,10 +128,9 @@ impl Checkpoint {
         let max_plies = number(take(2)?) as u16;
         let chunks = number(take(8)?);
         let limit = |count: u64| {
-            (count <= self.key.positions).then_some(count).ok_or(invalid(FormatError::Length {
-                expected: self.key.positions,
-                found: count,
-            }))
+            (count <= self.key.positions)
+                .then_some(count)
+                .ok_or(invalid(FormatError::Length { expected: self.key.positions, found: count }))
         };
         let mut pending = Vec::with_capacity(limit(chunks)? as usize);
         for _ in 0..chunks {

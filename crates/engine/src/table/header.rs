@@ -56,6 +56,9 @@ pub enum Encoding {
     PackedValue,
     /// One signed byte per position: a score for the side to move.
     Score,
+    /// The compact copy of a [`PackedValue`](Encoding::PackedValue) table:
+    /// see [`compact`](crate::compact).
+    Compact,
 }
 
 impl Encoding {
@@ -63,6 +66,7 @@ impl Encoding {
         match self {
             Encoding::PackedValue => 1,
             Encoding::Score => 2,
+            Encoding::Compact => 3,
         }
     }
 
@@ -70,14 +74,29 @@ impl Encoding {
         match code {
             1 => Some(Encoding::PackedValue),
             2 => Some(Encoding::Score),
+            3 => Some(Encoding::Compact),
             _ => None,
         }
     }
 
-    /// The number of bytes per position.
-    pub fn bytes_per_position(self) -> u64 {
+    /// The length of the values of `positions` positions with these
+    /// `counts`, or `None` if it overflows.
+    pub fn payload_len(self, positions: u64, counts: Counts) -> Option<u64> {
         match self {
-            Encoding::PackedValue | Encoding::Score => 1,
+            Encoding::PackedValue | Encoding::Score => Some(positions),
+            Encoding::Compact => {
+                let decisive = counts.wins.checked_add(counts.losses).filter(|&d| d <= positions)?;
+                Some(crate::compact::payload_len(positions, decisive))
+            }
+        }
+    }
+
+    /// The file name suffix that keeps tables of one key but different
+    /// encodings apart.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Encoding::PackedValue | Encoding::Score => "",
+            Encoding::Compact => ".compact",
         }
     }
 }

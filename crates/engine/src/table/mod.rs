@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use crc::{CRC_64_XZ, Crc, Table as CrcTable};
 use memmap2::Mmap;
 
-pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::checkpoint::{Checkpoint, SolverState};
+pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::store::TableStore;
 use crate::packed::PackedValue;
 use crate::value::Value;
@@ -134,7 +134,7 @@ impl<B: AsRef<[u8]>> Table<B> {
         let all = bytes.as_ref();
         let len = all.len() as u64;
         let header = Header::read(all, expected)?;
-        let payload = header.key.positions.checked_mul(header.key.encoding.bytes_per_position());
+        let payload = header.key.encoding.payload_len(header.key.positions, header.counts);
         let total = payload.and_then(|p| p.checked_add((HEADER_LEN + TRAILER_LEN) as u64));
         if total != Some(len) {
             return Err(FormatError::Length { expected: total.unwrap_or(u64::MAX), found: len });
@@ -174,14 +174,31 @@ impl<B: AsRef<[u8]>> Table<B> {
         PackedValue::from_byte(self.bytes.as_ref()[HEADER_LEN + idx as usize])
     }
 
-    /// The value of position `idx`, in a table of [`Encoding::PackedValue`].
+    /// The value of position `idx`, in a table of [`Encoding::PackedValue`]
+    /// or [`Encoding::Compact`].
     ///
     /// # Panics
     ///
-    /// Panics if `idx >= self.len()`.
+    /// Panics if `idx >= self.len()`, or for a table of scores.
     #[inline]
     pub fn probe(&self, idx: u64) -> Value {
-        self.probe_packed(idx).unpack()
+        match self.header.key.encoding {
+            Encoding::PackedValue => self.probe_packed(idx).unpack(),
+            Encoding::Compact => {
+                assert!(idx < self.len(), "position index out of range");
+                let all = self.bytes.as_ref();
+                let (words, _) = all[HEADER_LEN..all.len() - TRAILER_LEN].as_chunks::<8>();
+                let bitmap = self.len().div_ceil(64) as usize;
+                let directory = bitmap.div_ceil(8);
+                let view = crate::compact::View {
+                    bitmap: &words[..bitmap],
+                    directory: &words[bitmap..bitmap + directory],
+                    distances: &words[bitmap + directory..],
+                };
+                view.probe(idx)
+            }
+            Encoding::Score => panic!("a table of scores holds no win/loss values: use probe_score"),
+        }
     }
 
     /// The score of position `idx`, in a table of [`Encoding::Score`].
@@ -244,6 +261,12 @@ pub trait Payload {
     ///
     /// Whatever `sink` fails with.
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>;
+
+    /// The results the values hold, when they cannot be counted byte by
+    /// byte (a compact copy); `None` to count them from the bytes.
+    fn counts(&self) -> Option<Counts> {
+        None
+    }
 }
 
 impl Payload for [u8] {
@@ -283,16 +306,17 @@ pub fn write(
     payload: &(impl Payload + ?Sized),
 ) -> Result<(), TableError> {
     let write_error = |source| TableError::Write { path: path.into(), source };
-    let mut counts = Counts::default();
+    let mut counted = Counts::default();
     let mut written = 0u64;
     payload
         .write_pieces(&mut |piece: &[u8]| {
-            count_values(key.encoding, piece, &mut counts);
+            count_values(key.encoding, piece, &mut counted);
             written += piece.len() as u64;
             Ok(())
         })
         .map_err(write_error)?;
-    let expected = key.positions * key.encoding.bytes_per_position();
+    let counts = payload.counts().unwrap_or(counted);
+    let expected = key.encoding.payload_len(key.positions, counts).unwrap_or(u64::MAX);
     if written != expected {
         let message = format!("{written} bytes of values where {expected} were expected");
         return Err(write_error(io::Error::new(io::ErrorKind::InvalidData, message)));
@@ -337,6 +361,7 @@ fn count_values(encoding: Encoding, piece: &[u8], counts: &mut Counts) {
                 }
             }
         }
+        Encoding::Compact => {}
         Encoding::Score => {
             for &byte in piece {
                 match (byte as i8).signum() {

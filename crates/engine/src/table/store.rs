@@ -24,7 +24,7 @@ impl TableStore {
 
     /// Where the table of `key` lives.
     pub fn path(&self, key: &TableKey) -> PathBuf {
-        self.dir.join(format!("{}-{}-{}.tbl", key.game, key.variant, key.size))
+        self.dir.join(format!("{}-{}-{}{}.tbl", key.game, key.variant, key.size, key.encoding.suffix()))
     }
 
     /// The table of `key`, or `None` if it has not been saved yet.

@@ -14,12 +14,14 @@
 pub mod fast;
 mod index;
 mod notation;
+mod report;
 mod solve;
 
 use std::fmt;
 
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError};
+pub use self::report::{DrawingLine, NotADraw, ThreatCensus, VariantComparison, compare_variants};
 pub use self::solve::{Census, PhaseTally, Reference, Summary, TicTacChec, census};
 
 /// A side.

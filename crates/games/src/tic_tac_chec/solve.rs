@@ -16,8 +16,8 @@ const INDEX_VERSION: u32 = 1;
 /// Tic-Tac-Chec under one pawn rule.
 #[derive(Clone, Debug)]
 pub struct TicTacChec {
-    rule: PawnRule,
-    index: Arc<TicTacChecIndex>,
+    pub(super) rule: PawnRule,
+    pub(super) index: Arc<TicTacChecIndex>,
 }
 
 impl TicTacChec {
@@ -34,6 +34,11 @@ impl TicTacChec {
     /// The index.
     pub fn positions(&self) -> &TicTacChecIndex {
         &self.index
+    }
+
+    /// What the compact copy of this game's table is called and holds.
+    pub fn compact_key(&self) -> TableKey {
+        TableKey { encoding: Encoding::Compact, ..self.table_key() }
     }
 
     /// What the table of this game is called and holds.
@@ -181,7 +186,6 @@ pub fn census(game: &TicTacChec, progress: &dyn Progress) -> Result<Census, Inte
         })
         .try_reduce(Census::default, |a, b| Ok(a.merge(b)))
 }
-
 
 /// Results over one phase.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]

@@ -154,7 +154,8 @@ fn the_variants_differ_only_for_returning_pawns() {
 fn parents_are_complete_and_sound() {
     let index = index();
     for rule in RULES {
-        let positions: Vec<Position> = samples(3_000, 4).into_iter().filter(|p| !p.is_opening() && p.turn() == Color::White).collect();
+        let positions: Vec<Position> =
+            samples(3_000, 4).into_iter().filter(|p| !p.is_opening() && p.turn() == Color::White).collect();
         for x in &positions {
             if x.is_terminal() {
                 continue;
