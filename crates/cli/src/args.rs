@@ -318,6 +318,12 @@ pub enum VerifyGame {
         #[command(flatten)]
         output: Output,
     },
+    /// Tic-Tac-Chec (solves the travel table if it is not cached, and
+    /// counts the domain under both pawn rules).
+    TicTacChec {
+        #[command(flatten)]
+        output: Output,
+    },
 }
 
 /// A Dodgem side.

@@ -100,6 +100,14 @@ pub struct BenchRunJson {
     pub positions: u64,
     pub seconds: f64,
     pub peak_memory_bytes: Option<u64>,
+    /// How long each stage of the solve took.
+    pub stages: Vec<StageJson>,
+}
+
+#[derive(Debug, Serialize, serde::Deserialize)]
+pub struct StageJson {
+    pub stage: String,
+    pub seconds: f64,
 }
 
 #[derive(Debug, Serialize)]

@@ -51,6 +51,10 @@ impl Progress for Bar {
         self.bar.set_position(0);
     }
 
+    fn stage(&self, name: &str) {
+        self.bar.set_message(name.to_string());
+    }
+
     fn advance(&self, units: u64) {
         self.bar.inc(units);
     }

@@ -13,6 +13,12 @@ pub trait Progress: Sync {
         let _ = (phase, total);
     }
 
+    /// A named stage within the computation begins (for timing; the units
+    /// of [`start`](Self::start) run on across stages).
+    fn stage(&self, name: &str) {
+        let _ = name;
+    }
+
     /// `units` more units of the current phase are done.
     fn advance(&self, units: u64) {
         let _ = units;

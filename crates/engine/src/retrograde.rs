@@ -188,6 +188,7 @@ pub fn solve_resumable<G: TieredRetrograde>(
                 state.next_layer
             }
             None => {
+                progress.stage(&format!("tier {tier_number}: seeding"));
                 solver.seed(progress)?;
                 0
             }
@@ -205,7 +206,9 @@ pub fn solve_resumable<G: TieredRetrograde>(
             Ok(())
         };
         save(first_layer)?;
+        progress.stage(&format!("tier {tier_number}: propagation"));
         solver.propagate(progress, first_layer, &mut save)?;
+        progress.stage(&format!("tier {tier_number}: draws"));
         solver.finish(progress);
     }
     let words = bytes.words.into_iter().map(AtomicU64::into_inner).collect();

@@ -2,13 +2,16 @@
 //! process so that peak memory is measured per run.
 
 use std::process::{Command, ExitCode};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use solved_games::registry::Game;
 
 use crate::config::game_args;
-use crate::json::{BenchJson, BenchRunJson};
+use solved_engine::Progress;
+
+use crate::json::{BenchJson, BenchRunJson, StageJson};
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
@@ -46,19 +49,65 @@ pub fn bench(game: &Game, thread_counts: &[usize], json: bool) -> anyhow::Result
         ]);
     }
     print!("{}", columns(&rows));
+    for run in &runs {
+        let slow: Vec<String> =
+            run.stages.iter().filter(|s| s.seconds >= 0.5).map(|s| format!("{} {:.1} s", s.stage, s.seconds)).collect();
+        if !slow.is_empty() {
+            println!("{} threads, stages of half a second or more: {}", run.threads, slow.join("; "));
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Times the stages a solve announces, passing everything on to a bar.
+struct StageClock {
+    bar: Bar,
+    began: Instant,
+    stages: Mutex<Vec<(String, f64)>>,
+}
+
+impl Progress for StageClock {
+    fn start(&self, phase: &str, total: u64) {
+        self.bar.start(phase, total);
+    }
+
+    fn stage(&self, name: &str) {
+        self.stages
+            .lock()
+            .expect("no thread panics holding the clock")
+            .push((name.into(), self.began.elapsed().as_secs_f64()));
+        self.bar.stage(name);
+    }
+
+    fn advance(&self, units: u64) {
+        self.bar.advance(units);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.bar.should_stop()
+    }
 }
 
 /// Solves once in memory (nothing is saved) and prints the timing as JSON.
 pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
-    let began = Instant::now();
-    let positions = game.solve_in_memory(&Bar::new())?;
-    let seconds = began.elapsed().as_secs_f64();
+    let clock = StageClock { bar: Bar::new(), began: Instant::now(), stages: Mutex::new(Vec::new()) };
+    let positions = game.solve_in_memory(&clock)?;
+    let seconds = clock.began.elapsed().as_secs_f64();
+    let starts = clock.stages.into_inner().expect("no thread panics holding the clock");
+    let stages = starts
+        .iter()
+        .enumerate()
+        .map(|(i, (stage, start))| {
+            let end = starts.get(i + 1).map_or(seconds, |next| next.1);
+            StageJson { stage: stage.clone(), seconds: end - start }
+        })
+        .collect();
     let run = BenchRunJson {
         threads: rayon::current_num_threads(),
         positions,
         seconds,
         peak_memory_bytes: peak_memory_bytes(),
+        stages,
     };
     println!("{}", serde_json::to_string(&run)?);
     Ok(ExitCode::SUCCESS)

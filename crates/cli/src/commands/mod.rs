@@ -69,6 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report { game: ReportGame::TicTacChec { rules, sections, output } } => {
             tic_tac_chec::report(&config, &config::chec(&rules)?, &sections, output.json)
         }
+        Command::Verify { game: VerifyGame::TicTacChec { output } } => tic_tac_chec::verify(&config, output.json),
         Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
         Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),
         Command::Play { game: PlayGame::Dodgem { game, side, hints, seed } } => {

@@ -13,6 +13,7 @@ use solved_games::tic_tac_chec::{
 };
 
 use super::bench::peak_memory_bytes;
+use super::verify_report;
 use crate::args::ReportSection;
 use crate::config::Config;
 use crate::json::{
@@ -340,4 +341,11 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
+    let game = TicTacChec::new(PawnRule::Travel);
+    let table = open_for_probing(config, &game)?;
+    let claims = solved_games::tic_tac_chec::verify(&game, &table, &Bar::new())?;
+    verify_report("tic-tac-chec", &claims, Vec::new(), json)
 }

@@ -84,7 +84,6 @@ impl Checkpoint {
                 }
                 put(&buffer).map_err(write_error)?;
             }
-            drop(put);
             out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
             out.flush().map_err(write_error)?;
         }

@@ -3,7 +3,7 @@
 //! Everything here must agree with the plain rules in the parent module;
 //! the tests compare the two on many positions.
 
-use super::{Color, Direction, HAND, LINES, Move, PawnRule, Position, ROLES, Role, rank_of, turned};
+use super::{Color, Direction, HAND, Move, PawnRule, Position, ROLES, Role, complete_line, rank_of, turned};
 
 /// Ray directions: north, south, east, west, north-east, north-west,
 /// south-east, south-west. The first of each pair of opposites increases
@@ -98,17 +98,13 @@ fn reach(role: Role, square: u8, occupied: u16) -> u16 {
     }
 }
 
-fn whether_line(occupied: u16) -> bool {
-    LINES.iter().any(|&line| occupied & line == line)
-}
-
 impl Position {
     /// The number of legal moves (0 once the game is over).
     pub fn count_moves(&self, rule: PawnRule) -> u32 {
         let mover = self.turn;
         let own = self.occupied_by(mover);
         let theirs = self.occupied_by(mover.other());
-        if whether_line(own) || whether_line(theirs) {
+        if complete_line(own) || complete_line(theirs) {
             return 0;
         }
         let empty = !(own | theirs);
@@ -144,7 +140,7 @@ impl Position {
         let mover = self.turn;
         let own = self.occupied_by(mover);
         let theirs = self.occupied_by(mover.other());
-        if whether_line(own) || whether_line(theirs) {
+        if complete_line(own) || complete_line(theirs) {
             return;
         }
         let empty = !(own | theirs);
@@ -195,7 +191,7 @@ impl Position {
         let empty = !(white | black);
         let mut emit = |mut parent: Position| {
             parent.turn = Color::White;
-            if !whether_line(parent.occupied_by(Color::White)) && !whether_line(parent.occupied_by(Color::Black)) {
+            if !complete_line(parent.occupied_by(Color::White)) && !complete_line(parent.occupied_by(Color::Black)) {
                 f(parent);
             }
         };

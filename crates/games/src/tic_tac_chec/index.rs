@@ -108,7 +108,7 @@ impl TicTacChecIndex {
         assert_eq!(start, POST_OPENING_POSITIONS, "the block sizes add up to the published count");
         let mut opening_start = [start; 7];
         for ply in 0..6u32 {
-            let (white, black) = ((ply + 1) / 2, ply / 2);
+            let (white, black) = (ply.div_ceil(2), ply / 2);
             let size = binomial(4, white) * binomial(4, black) * arrangements(16, ply);
             opening_start[ply as usize + 1] = opening_start[ply as usize] + size;
         }

@@ -11,6 +11,7 @@
 //! reference for the rules; [`fast`] generates the same moves with bit
 //! operations and no allocation, for the solver.
 
+mod claims;
 pub mod fast;
 mod index;
 mod notation;
@@ -19,6 +20,7 @@ mod solve;
 
 use std::fmt;
 
+pub use self::claims::verify;
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError};
 pub use self::report::{DrawingLine, NotADraw, ThreatCensus, VariantComparison, compare_variants};
@@ -188,6 +190,16 @@ pub enum Move {
     },
 }
 
+/// Whether the squares `occupied` include all four of some line.
+pub fn complete_line(occupied: u16) -> bool {
+    for line in LINES {
+        if occupied & line == line {
+            return true;
+        }
+    }
+    false
+}
+
 /// The rank (0 to 3) of a square.
 pub fn rank_of(square: u8) -> u8 {
     square / 4
@@ -258,8 +270,7 @@ impl Position {
 
     /// Whether `color` has four pieces on a line.
     pub fn has_line(&self, color: Color) -> bool {
-        let own = self.occupied_by(color);
-        LINES.iter().any(|&line| own & line == line)
+        complete_line(self.occupied_by(color))
     }
 
     /// Whether the game is over: some line is complete (either colour, as
