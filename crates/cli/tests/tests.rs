@@ -4,4 +4,5 @@ mod dodgem;
 mod dots_and_boxes;
 mod errors;
 mod snakes;
+mod tic_tac_chec;
 mod util;

@@ -207,3 +207,27 @@ fn notation_reads_and_writes_positions_and_moves() {
     }
     assert!("Q@a1".parse::<Move>().is_err() && "a1-e5".parse::<Move>().is_err());
 }
+
+#[test]
+fn a_table_of_the_other_pawn_rule_is_refused() {
+    use solved_engine::table::{Counts, Header};
+    use solved_engine::{FormatError, Table, TableError};
+    let travel = TicTacChec::new(PawnRule::Travel);
+    let outbound = TicTacChec::new(PawnRule::Outbound);
+    assert_eq!((travel.table_key().variant.as_str(), outbound.table_key().variant.as_str()), ("travel", "outbound"));
+    // The header is checked field by field before the length or the
+    // checksum, so a header alone shows the refusal.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("travel.tbl");
+    let header = Header { key: travel.table_key(), counts: Counts::default(), facts: Vec::new() };
+    std::fs::write(&path, header.to_bytes()).unwrap();
+    match Table::open(&path, &outbound.table_key()) {
+        Err(TableError::Invalid { source: FormatError::Mismatch { field: "variant", .. }, .. }) => {}
+        other => panic!("expected a variant mismatch, got {other:?}"),
+    }
+    match Table::open(&path, &travel.table_key()) {
+        Err(TableError::Invalid { source: FormatError::Length { .. }, .. }) => {}
+        other => panic!("the right key gets as far as the length, got {other:?}"),
+    }
+    assert_ne!(travel.compact_key().encoding, travel.table_key().encoding);
+}
