@@ -268,6 +268,56 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Whether the side to move can complete a line with its next move,
+    /// by placing a piece or by moving one that is not on that line.
+    pub fn can_win_at_once(&self, rule: PawnRule) -> bool {
+        let mover = self.turn;
+        let own = self.occupied_by(mover);
+        let theirs = self.occupied_by(mover.other());
+        if complete_line(own) || complete_line(theirs) {
+            return false;
+        }
+        let empty = !(own | theirs);
+        let first = mover as usize * 4;
+        let any_in_hand = self.squares[first..first + 4].contains(&HAND);
+        for line in super::LINES {
+            let missing = line & !own;
+            if missing.count_ones() != 1 {
+                continue;
+            }
+            if any_in_hand && missing & empty != 0 && !self.opening {
+                return true;
+            }
+            if self.opening {
+                // Placements only, and a line needs four pieces on the board.
+                continue;
+            }
+            for role in ROLES {
+                let from = self.squares[first + role as usize];
+                if from == HAND || line & (1 << from) != 0 {
+                    continue;
+                }
+                let reach = if role == Role::Pawn {
+                    let direction = self.directions[mover as usize];
+                    let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
+                        diagonals_ahead(from, direction) & theirs
+                    } else {
+                        0
+                    };
+                    (ahead(from, direction) & empty) | captures
+                } else {
+                    reach(role, from, own | theirs) & !own
+                };
+                if reach & missing != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
 /// The set squares of a mask, lowest first.
 pub fn bits(mut mask: u16) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {

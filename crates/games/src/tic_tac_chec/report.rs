@@ -84,8 +84,8 @@ impl TicTacChec {
                         return;
                     }
                     census.positions += 1;
-                    let mover = self.can_win_at_once(&pos);
-                    let opponent = self.can_win_at_once(&pos.flipped());
+                    let mover = pos.can_win_at_once(self.rule);
+                    let opponent = pos.flipped().can_win_at_once(self.rule);
                     census.mover_threat += u64::from(mover);
                     census.opponent_threat += u64::from(opponent);
                     if opponent && !mover && values.probe(idx) == Value::Draw {
@@ -103,13 +103,6 @@ impl TicTacChec {
                 Ok(census)
             })
             .try_reduce(ThreatCensus::default, |a, b| Ok(a.merge(b)))
-    }
-
-    fn can_win_at_once(&self, pos: &Position) -> bool {
-        let mover = pos.turn();
-        let mut wins = false;
-        pos.for_each_move(self.rule, |_, child| wins |= child.has_line(mover));
-        wins
     }
 }
 

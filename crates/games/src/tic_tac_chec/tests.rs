@@ -231,3 +231,20 @@ fn a_table_of_the_other_pawn_rule_is_refused() {
     }
     assert_ne!(travel.compact_key().encoding, travel.table_key().encoding);
 }
+
+#[test]
+fn winning_at_once_agrees_with_trying_every_move() {
+    for rule in RULES {
+        let mut wins = 0;
+        for pos in samples(60_000, 6) {
+            for pos in [pos, pos.flipped()] {
+                let mover = pos.turn();
+                let mut by_moves = false;
+                pos.for_each_move(rule, |_, child| by_moves |= child.has_line(mover));
+                assert_eq!(pos.can_win_at_once(rule), by_moves, "{pos} {rule:?}");
+                wins += usize::from(by_moves);
+            }
+        }
+        assert!(wins > 1000, "the samples include positions with a winning move");
+    }
+}
