@@ -5,35 +5,24 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use solved_engine::{DenseIndex, Table, Value};
+use solved_engine::{DenseIndex, Value};
 use solved_games::dodgem::{Dodgem, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
+use solved_games::registry::Game;
 use solved_games::tables::Provenance;
 
-use super::verify_report;
+use super::{open_table, provenance_words, verify_report};
 use crate::args::Side;
-use crate::config::{self, Config};
+use crate::config::Config;
 use crate::json::{DodgemSolveJson, MoveJson, ProbeJson, RecordMoveJson, TallyJson};
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
-fn open_table(config: &Config, game: &Dodgem) -> anyhow::Result<(Table, Provenance)> {
-    let key = game.table_key();
-    let (table, provenance) = config::game(game)
-        .table(&config.store, &Bar::new())
-        .with_context(|| format!("cannot get the table of Dodgem {}", key.size))?;
-    if provenance == Provenance::Solved {
-        eprintln!("solved: saved {}", config.store.path(&key).display());
-    }
-    Ok((table, provenance))
-}
-
 pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = open_table(config, game)?;
+    let (table, provenance) = open_table(config, Game::Dodgem(game.clone()))?;
     let summary = game.summary(&table)?;
     let seconds = began.elapsed().as_secs_f64();
     let path = config.store.path(&game.table_key()).display().to_string();
@@ -59,10 +48,7 @@ pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitC
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let how = match provenance {
-        Provenance::Cached => "loaded from",
-        Provenance::Solved => "solved and saved to",
-    };
+    let how = provenance_words(provenance);
     println!("Dodgem {0}x{0} ({1}), {how} {path}", game.size(), game.objective().id());
     let tally = |t: solved_games::dodgem::Tally| {
         vec![thousands(t.positions), thousands(t.wins), thousands(t.losses), thousands(t.draws)]
@@ -81,7 +67,7 @@ pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitC
 
 pub fn probe(config: &Config, game: &Dodgem, pos: &Position, json: bool) -> anyhow::Result<ExitCode> {
     let objective = game.objective();
-    let (table, _) = open_table(config, game)?;
+    let (table, _) = open_table(config, Game::Dodgem(game.clone()))?;
     let value = game.probe(&table, pos);
     let moves = game.ranked_moves(pos, &table);
     if json {
@@ -109,7 +95,8 @@ pub fn probe(config: &Config, game: &Dodgem, pos: &Position, json: bool) -> anyh
 
 pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
     let bar = Bar::new();
-    let (claims, record) = solved_games::dodgem::verify(|game| open_table(config, game).map(|(t, _)| t), &bar)?;
+    let (claims, record) =
+        solved_games::dodgem::verify(|game| open_table(config, Game::Dodgem(game.clone())).map(|(t, _)| t), &bar)?;
     drop(bar);
     if !json {
         print_record(&record);
@@ -187,7 +174,7 @@ fn board(pos: &Position) -> String {
 }
 
 pub fn play(config: &Config, game: &Dodgem, side: Side, hints: bool, seed: Option<u64>) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, game)?;
+    let (table, _) = open_table(config, Game::Dodgem(game.clone()))?;
     let human = match side {
         Side::Blue => Player::Blue,
         Side::Red => Player::Red,

@@ -8,28 +8,15 @@ use std::time::Instant;
 use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use solved_engine::Table;
 use solved_games::dots_and_boxes::wilson::{Diagram, Loony};
 use solved_games::dots_and_boxes::{Board, Line, Player, Position, parse_moves};
 use solved_games::registry::Game;
 use solved_games::tables::Provenance;
 
-use super::verify_report;
+use super::{open_table, provenance_words, verify_report};
 use crate::config::Config;
 use crate::json::{BoxesFirstMoveJson, BoxesLineJson, BoxesProbeJson, BoxesSolveJson};
-use crate::progress::Bar;
 use crate::text::thousands;
-
-fn open_table(config: &Config, board: &Board) -> anyhow::Result<(Table, Provenance)> {
-    let key = board.table_key();
-    let (table, provenance) = Game::DotsAndBoxes(board.clone())
-        .table(&config.store, &Bar::new())
-        .with_context(|| format!("cannot get the table of Dots and Boxes {} {}", key.size, key.variant))?;
-    if provenance == Provenance::Solved {
-        eprintln!("solved: saved {}", config.store.path(&key).display());
-    }
-    Ok((table, provenance))
-}
 
 fn describe(board: &Board) -> String {
     format!("Dots and Boxes {}x{} boxes ({})", board.rows(), board.cols(), board.variant().id())
@@ -46,7 +33,7 @@ fn outcome(score: i32) -> String {
 
 pub fn solve(config: &Config, board: &Board, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = open_table(config, board)?;
+    let (table, provenance) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
     let summary = board.summary(&table);
     let seconds = began.elapsed().as_secs_f64();
     let path = config.store.path(&board.table_key()).display().to_string();
@@ -73,10 +60,7 @@ pub fn solve(config: &Config, board: &Board, json: bool) -> anyhow::Result<ExitC
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let how = match provenance {
-        Provenance::Cached => "loaded from",
-        Provenance::Solved => "solved and saved to",
-    };
+    let how = provenance_words(provenance);
     println!("{}, {how} {path}", describe(board));
     println!("{} undrawn lines, {} positions", summary.lines, thousands(summary.positions));
     println!("with best play from the start: {}", outcome(summary.value));
@@ -112,7 +96,7 @@ pub fn probe(
     loony: &[(Line, Loony)],
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, board)?;
+    let (table, _) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
     let scores = board.line_scores(&table, pos);
     let value = board.value(&table, pos);
     if json {
@@ -146,12 +130,14 @@ pub fn probe(
 }
 
 pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
-    let claims = solved_games::dots_and_boxes::verify(|board| open_table(config, board).map(|(t, _)| t))?;
+    let claims = solved_games::dots_and_boxes::verify(|board| {
+        open_table(config, Game::DotsAndBoxes(board.clone())).map(|(t, _)| t)
+    })?;
     verify_report("dots-and-boxes", &claims, Vec::new(), json)
 }
 
 pub fn play(config: &Config, board: &Board, human: Player, hints: bool, seed: Option<u64>) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, board)?;
+    let (table, _) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
     let mut rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
     let mut pos = board.start();
     let mut input = std::io::stdin().lock();

@@ -8,15 +8,19 @@ mod tic_tac_chec;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+use solved_engine::Table;
 use solved_games::claims::{ClaimCheck, Verdict};
 use solved_games::dodgem::Dodgem;
+use solved_games::registry::Game;
+use solved_games::tables::Provenance;
 
 use crate::args::{
     AuditGame, BenchGame, CensusGame, Cli, Command, CompactGame, PlayGame, ProbeGame, ReportGame, SolveGame, VerifyGame,
 };
 use crate::config::{self, Config};
 use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
-use crate::progress;
+use crate::progress::{self, Bar};
 use crate::text::columns;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -92,6 +96,26 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::BenchRun { game: SolveGame::DotsAndBoxes { board, .. } } => {
             bench::run_once(&solved_games::registry::Game::DotsAndBoxes(config::board(&board)?))
         }
+    }
+}
+
+/// The table of `game`, from the cache or solved (and saved) first.
+fn open_table(config: &Config, game: Game) -> anyhow::Result<(Table, Provenance)> {
+    let key = game.table_key();
+    let (table, provenance) = game
+        .table(&config.store, &Bar::new())
+        .with_context(|| format!("cannot get the table of {} {} ({})", game.info().name, key.size, key.variant))?;
+    if provenance == Provenance::Solved {
+        eprintln!("solved: saved {}", config.store.path(&key).display());
+    }
+    Ok((table, provenance))
+}
+
+/// How a table was had, for a summary's first line.
+fn provenance_words(provenance: Provenance) -> &'static str {
+    match provenance {
+        Provenance::Cached => "loaded from",
+        Provenance::Solved => "solved and saved to",
     }
 }
 

@@ -13,7 +13,7 @@ use solved_games::tic_tac_chec::{
 };
 
 use super::bench::peak_memory_bytes;
-use super::verify_report;
+use super::{open_table, provenance_words, verify_report};
 use crate::args::ReportSection;
 use crate::config::Config;
 use crate::json::{
@@ -53,17 +53,6 @@ pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn open_table(config: &Config, game: &TicTacChec) -> anyhow::Result<(Table, Provenance)> {
-    let key = game.table_key();
-    let (table, provenance) = Game::TicTacChec(game.clone())
-        .table(&config.store, &Bar::new())
-        .with_context(|| format!("cannot get the table of Tic-Tac-Chec ({} pawns)", key.variant))?;
-    if provenance == Provenance::Solved {
-        eprintln!("solved: saved {}", config.store.path(&key).display());
-    }
-    Ok((table, provenance))
-}
-
 fn phase(tally: &PhaseTally) -> PhaseJson {
     PhaseJson {
         positions: tally.positions,
@@ -77,7 +66,7 @@ fn phase(tally: &PhaseTally) -> PhaseJson {
 
 pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = open_table(config, game)?;
+    let (table, provenance) = open_table(config, Game::TicTacChec(game.clone()))?;
     let summary = game.summary(&table);
     let seconds = began.elapsed().as_secs_f64();
     let path = config.store.path(&game.table_key()).display().to_string();
@@ -111,7 +100,7 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let how = if provenance == Provenance::Cached { "loaded from" } else { "solved and saved to" };
+    let how = provenance_words(provenance);
     println!("Tic-Tac-Chec ({} pawns), {how} {path}", game.rule().id());
     let mut rows =
         vec![["", "positions", "wins", "losses", "draws", "longest win", "longest loss"].map(String::from).to_vec()];
@@ -143,7 +132,7 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
 fn open_for_probing(config: &Config, game: &TicTacChec) -> anyhow::Result<Table> {
     match config.store.open(&game.compact_key())? {
         Some(compact) => Ok(compact),
-        None => Ok(open_table(config, game)?.0),
+        None => Ok(open_table(config, Game::TicTacChec(game.clone()))?.0),
     }
 }
 
@@ -177,7 +166,7 @@ pub fn probe(config: &Config, game: &TicTacChec, text: &str, json: bool) -> anyh
 }
 
 pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, game)?;
+    let (table, _) = open_table(config, Game::TicTacChec(game.clone()))?;
     let began = Instant::now();
     let reference = Reference(game);
     let report = audit_values(&reference, &table, |pos| game.positions().index(pos), &Bar::new())?;
@@ -212,7 +201,7 @@ pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
 }
 
 pub fn compact(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, game)?;
+    let (table, _) = open_table(config, Game::TicTacChec(game.clone()))?;
     let began = Instant::now();
     let compact = CompactBuilder::new(&table).context("cannot make the compact copy")?;
     compact.verify(&table).context("the compact copy does not match the table")?;

@@ -99,6 +99,23 @@ fn reach(role: Role, square: u8, occupied: u16) -> u16 {
 }
 
 impl Position {
+    /// The squares the mover's piece of `role` on `from` can move to, given
+    /// the mover's squares `own` and the opponent's `theirs`.
+    #[inline]
+    fn targets(&self, role: Role, from: u8, own: u16, theirs: u16, rule: PawnRule) -> u16 {
+        if role != Role::Pawn {
+            return reach(role, from, own | theirs) & !own;
+        }
+        let mover = self.turn;
+        let direction = self.directions[mover as usize];
+        let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
+            diagonals_ahead(from, direction) & theirs
+        } else {
+            0
+        };
+        (ahead(from, direction) & !(own | theirs)) | captures
+    }
+
     /// The number of legal moves (0 once the game is over).
     pub fn count_moves(&self, rule: PawnRule) -> u32 {
         let mover = self.turn;
@@ -115,22 +132,10 @@ impl Position {
             return count;
         }
         for role in ROLES {
-            let square = self.squares[first + role as usize];
-            if square == HAND {
-                continue;
+            let from = self.squares[first + role as usize];
+            if from != HAND {
+                count += self.targets(role, from, own, theirs, rule).count_ones();
             }
-            count += if role == Role::Pawn {
-                let direction = self.directions[mover as usize];
-                let pushes = ahead(square, direction) & empty;
-                let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
-                    diagonals_ahead(square, direction) & theirs
-                } else {
-                    0
-                };
-                (pushes | captures).count_ones()
-            } else {
-                (reach(role, square, own | theirs) & !own).count_ones()
-            };
         }
         count
     }
@@ -161,18 +166,7 @@ impl Position {
             if from == HAND {
                 continue;
             }
-            let targets = if role == Role::Pawn {
-                let direction = self.directions[mover as usize];
-                let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
-                    diagonals_ahead(from, direction) & theirs
-                } else {
-                    0
-                };
-                (ahead(from, direction) & empty) | captures
-            } else {
-                reach(role, from, own | theirs) & !own
-            };
-            for to in bits(targets) {
+            for to in bits(self.targets(role, from, own, theirs, rule)) {
                 let m = Move::Step { from, to };
                 f(m, self.play_unchecked(m));
             }
@@ -298,18 +292,7 @@ impl Position {
                 if from == HAND || line & (1 << from) != 0 {
                     continue;
                 }
-                let reach = if role == Role::Pawn {
-                    let direction = self.directions[mover as usize];
-                    let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
-                        diagonals_ahead(from, direction) & theirs
-                    } else {
-                        0
-                    };
-                    (ahead(from, direction) & empty) | captures
-                } else {
-                    reach(role, from, own | theirs) & !own
-                };
-                if reach & missing != 0 {
+                if self.targets(role, from, own, theirs, rule) & missing != 0 {
                     return true;
                 }
             }
