@@ -263,6 +263,12 @@ impl Position {
 }
 
 impl Position {
+    /// Whether the side not to move could complete a line at once, were it
+    /// its turn: whether the side to move faces a threat.
+    pub fn is_threatened(&self, rule: PawnRule) -> bool {
+        Position { turn: self.turn.other(), ..*self }.can_win_at_once(rule)
+    }
+
     /// Whether the side to move can complete a line with its next move,
     /// by placing a piece or by moving one that is not on that line.
     pub fn can_win_at_once(&self, rule: PawnRule) -> bool {

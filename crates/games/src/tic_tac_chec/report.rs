@@ -85,7 +85,7 @@ impl TicTacChec {
                     }
                     census.positions += 1;
                     let mover = pos.can_win_at_once(self.rule);
-                    let opponent = pos.flipped().can_win_at_once(self.rule);
+                    let opponent = pos.is_threatened(self.rule);
                     census.mover_threat += u64::from(mover);
                     census.opponent_threat += u64::from(opponent);
                     if opponent && !mover && values.probe(idx) == Value::Draw {

@@ -248,3 +248,14 @@ fn winning_at_once_agrees_with_trying_every_move() {
         assert!(wins > 1000, "the samples include positions with a winning move");
     }
 }
+
+#[test]
+fn a_threat_is_the_other_sides_win_at_once() {
+    // Black has three on rank 4 and its rook in hand; White has nothing on
+    // the board, so only Black threatens.
+    let pos: Position = "pnb./..../..../.... w -d post".parse().unwrap();
+    assert!(!pos.can_win_at_once(PawnRule::Travel));
+    assert!(pos.is_threatened(PawnRule::Travel));
+    // The flipped twin is the same position seen from the other side.
+    assert!(pos.flipped().is_threatened(PawnRule::Travel) && !pos.flipped().can_win_at_once(PawnRule::Travel));
+}
