@@ -69,6 +69,12 @@ pub enum Command {
         #[command(subcommand)]
         game: CensusGame,
     },
+    /// Serve the web app: every game against the perfect player, with hints.
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
+        addr: std::net::SocketAddr,
+    },
     /// One timed solve in this process (used by `bench`).
     #[command(hide = true)]
     BenchRun {

@@ -19,6 +19,11 @@ pub fn handle_interrupts() {
     });
 }
 
+/// Whether Ctrl-C has been pressed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
 /// A progress bar on stderr, drawn only when stderr is a terminal.
 #[derive(Debug)]
 pub struct Bar {
@@ -60,6 +65,6 @@ impl Progress for Bar {
     }
 
     fn should_stop(&self) -> bool {
-        INTERRUPTED.load(Ordering::Relaxed)
+        interrupted()
     }
 }

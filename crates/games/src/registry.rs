@@ -39,6 +39,11 @@ pub const GAMES: &[GameInfo] = &[
         about: "American, Swedish and Icelandic boards with up to 30 undrawn lines, by one descending sweep",
     },
     GameInfo {
+        id: "snakes",
+        name: "Snakes and Ladders",
+        about: "fewest throws, the exact expected length and the length distribution of any board",
+    },
+    GameInfo {
         id: "tic-tac-chec",
         name: "Tic-Tac-Chec",
         about: "all 2.46 billion positions after the opening and the 14 million in it, both pawn rules",

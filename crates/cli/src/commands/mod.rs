@@ -3,6 +3,7 @@
 mod bench;
 mod dodgem;
 mod dots_and_boxes;
+mod serve;
 mod snakes;
 mod tic_tac_chec;
 
@@ -90,6 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             &thread_counts,
             output.json,
         ),
+        Command::Serve { addr } => serve::serve(&config, addr),
         Command::BenchRun { game: SolveGame::Dodgem { game, .. } } => {
             bench::run_once(&config::game(&config::dodgem(&game)?))
         }

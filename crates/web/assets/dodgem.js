@@ -1,0 +1,385 @@
+// Dodgem against the perfect player.
+"use strict";
+(() => {
+  const CELL = 84;
+  const app = document.getElementById("app");
+  const delay = computerDelay();
+  const state = {
+    size: 3,
+    human: "Blue",
+    misere: false,
+    hints: true,
+    // Every position of the game so far, with the move that led to it.
+    history: [],
+    probe: null,
+    selected: null,
+    // Bumped on every new request, so that a late answer to an old one is dropped.
+    token: 0,
+  };
+
+  const sizeSelect = h(
+    "select",
+    { id: "size", onchange: () => newGame() },
+    h("option", { value: "3", selected: true }, "3×3"),
+    h("option", { value: "4" }, "4×4"),
+    h("option", { value: "5" }, "5×5 (built on first use)"),
+  );
+  const sideSelect = h(
+    "select",
+    { id: "side", onchange: () => newGame() },
+    h("option", { value: "Blue", selected: true }, "Blue (moves first)"),
+    h("option", { value: "Red" }, "Red"),
+  );
+  const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => newGame() });
+  const hintsBox = h("input", {
+    type: "checkbox",
+    id: "hints",
+    checked: true,
+    onchange: () => {
+      state.hints = hintsBox.checked;
+      render();
+    },
+  });
+  const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
+  const status = statusLine();
+  const board = svg("svg", { id: "board", role: "img", "aria-label": "Dodgem board" });
+  const facts = h("dl", { class: "facts" });
+  const record = h("ol", { id: "record", class: "note" });
+
+  app.append(
+    h(
+      "div",
+      { class: "controls" },
+      h("label", {}, "Board ", sizeSelect),
+      h("label", {}, "You play ", sideSelect),
+      h("label", {}, misereBox, "misère (get your cars off and lose)"),
+      h("label", {}, hintsBox, "hints"),
+      h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
+      undoButton,
+    ),
+    status,
+    h(
+      "div",
+      { class: "layout" },
+      board,
+      h("div", { class: "panel" }, h("h2", {}, "Position"), facts, h("h2", {}, "Moves"), record),
+    ),
+    h(
+      "p",
+      { class: "note" },
+      "Blue's cars drive right (or up, or down) and leave across the right edge; Red's drive up (or left, or right) ",
+      "and leave across the top. The first to get every car off wins; leaving the opponent no move loses. ",
+      "Click one of your cars to see where it can go. W12: win in 12 plies; L30: loss in 30; =: draw.",
+    ),
+  );
+
+  /** The cars of a position string like `B../B../.RR B`. */
+  function parsePosition(text) {
+    const [ranks, turn] = text.split(" ");
+    const rows = ranks.split("/");
+    const n = rows.length;
+    const cars = [];
+    rows.forEach((row, i) =>
+      [...row].forEach((c, file) => {
+        if (c !== ".") cars.push({ player: c === "B" ? "Blue" : "Red", file, rank: n - 1 - i });
+      }),
+    );
+    return { n, cars, turn: turn === "B" ? "Blue" : "Red" };
+  }
+
+  const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+  const parseSquare = (name) => ({ file: name.charCodeAt(0) - 97, rank: Number(name.slice(1)) - 1 });
+
+  /** The top-left corner of a square; the board sits below the row where Red's cars leave. */
+  function corner(n, file, rank) {
+    return { x: file * CELL, y: CELL + (n - 1 - rank) * CELL };
+  }
+
+  /** Where a move's car ends: a square, or the frame beyond its exit edge. */
+  function destination(n, player, move) {
+    const [fromName, toName] = move.split("-");
+    const from = parseSquare(fromName);
+    if (toName !== "off") {
+      const to = parseSquare(toName);
+      return { ...corner(n, to.file, to.rank), off: false, from };
+    }
+    const c = corner(n, from.file, from.rank);
+    return player === "Blue" ? { x: n * CELL, y: c.y, off: true, from } : { x: c.x, y: 0, off: true, from };
+  }
+
+  function humanToMove() {
+    const p = state.probe;
+    return p && !p.over && p.turn === state.human;
+  }
+
+  function repetitions() {
+    const here = state.probe.position;
+    return state.history.filter((entry) => entry.position === here).length;
+  }
+
+  function render() {
+    const p = state.probe;
+    if (!p) return;
+    const { n, cars } = parsePosition(p.position);
+    const size = (n + 1) * CELL;
+    board.setAttribute("viewBox", `-4 -4 ${size + 8} ${size + 8}`);
+    board.setAttribute("width", size + 8);
+    board.setAttribute("height", size + 8);
+    board.replaceChildren();
+    board.append(
+      svg("text", { x: (n * CELL) / 2, y: CELL / 2 + 5, "text-anchor": "middle", class: "note", fill: "#98a2b3" }, "Red leaves ↑"),
+      svg("text", { x: n * CELL + CELL / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: "#98a2b3" }, "Blue →"),
+    );
+    for (let file = 0; file < n; file++) {
+      for (let rank = 0; rank < n; rank++) {
+        const { x, y } = corner(n, file, rank);
+        board.append(
+          svg("rect", {
+            x,
+            y,
+            width: CELL,
+            height: CELL,
+            fill: (file + rank) % 2 ? "#efe9dd" : "#f8f4ec",
+            stroke: "#c9c1b1",
+            "data-square": squareName(file, rank),
+          }),
+        );
+      }
+    }
+    const playable = humanToMove();
+    for (const car of cars) {
+      const { x, y } = corner(n, car.file, car.rank);
+      const name = squareName(car.file, car.rank);
+      const mine = playable && car.player === state.human;
+      const group = svg("g", {
+        class: "car",
+        "data-square": name,
+        "data-player": car.player,
+        style: mine ? "cursor:pointer" : "",
+      });
+      group.append(
+        svg("rect", {
+          x: x + 12,
+          y: y + 12,
+          width: CELL - 24,
+          height: CELL - 24,
+          rx: 12,
+          fill: car.player === "Blue" ? "#2f6fde" : "#d9463b",
+          stroke: state.selected === name ? "#f0b429" : "#1d2330",
+          "stroke-width": state.selected === name ? 5 : 1.5,
+        }),
+        svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 9, "text-anchor": "middle", "font-size": 26, fill: "#fff" }, car.player === "Blue" ? "→" : "↑"),
+      );
+      if (mine) {
+        group.addEventListener("click", (event) => {
+          event.stopPropagation();
+          select(name);
+        });
+      }
+      board.append(group);
+    }
+    if (playable) drawMoves(n);
+    renderStatus();
+    renderPanel();
+  }
+
+  /** The selected car's destinations with their values, or a dot for every legal move. */
+  function drawMoves(n) {
+    const moves = state.selected ? p().moves.filter((m) => m.move.startsWith(`${state.selected}-`)) : p().moves;
+    for (const m of moves) {
+      const to = destination(n, state.human, m.move);
+      if (to.off) {
+        board.append(
+          svg("rect", {
+            x: to.x + 4,
+            y: to.y + 4,
+            width: CELL - 8,
+            height: CELL - 8,
+            rx: 8,
+            fill: "none",
+            stroke: "#667085",
+            "stroke-dasharray": "6 5",
+            class: "exit-frame",
+          }),
+        );
+      }
+      const colour = state.hints ? `var(--${m.value})` : "#667085";
+      const label = valueLabel(m);
+      const target = svg("g", {
+        class: state.selected ? "target" : "dot",
+        "data-move": m.move,
+        "data-label": state.hints ? label : "",
+        style: "cursor:pointer",
+      });
+      if (state.selected) {
+        target.append(
+          svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: "#fff", stroke: colour, "stroke-width": 3 }),
+        );
+        if (state.hints) {
+          target.append(
+            svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: colour }, label),
+          );
+        }
+      } else {
+        // Several cars may reach one square: put each dot on the side its car comes from.
+        const from = corner(n, to.from.file, to.from.rank);
+        const dx = Math.sign(from.x - to.x) * CELL * 0.3;
+        const dy = Math.sign(from.y - to.y) * CELL * 0.3;
+        target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: colour }));
+      }
+      target.append(svg("title", {}, `${m.move}${state.hints ? ` ${label}` : ""}`));
+      target.addEventListener("click", (event) => {
+        event.stopPropagation();
+        playMove(m.move);
+      });
+      board.append(target);
+    }
+  }
+
+  const p = () => state.probe;
+
+  function renderStatus() {
+    const probe = p();
+    const you = probe.turn === state.human;
+    let text;
+    if (probe.over) {
+      // The side to move has the value of a finished game: it has lost, or (misère) won.
+      const winner = probe.value === "win" ? probe.turn : probe.turn === "Blue" ? "Red" : "Blue";
+      text = `Game over: ${winner} wins. ${winner === state.human ? "You win!" : "The computer wins."}`;
+    } else if (you) {
+      text = `Your move (${state.human}).`;
+      if (state.hints) text += ` With perfect play you have a ${valueWords(probe.value, probe.distance)}.`;
+    } else {
+      text = `The computer (${probe.turn}) is thinking…`;
+    }
+    if (repetitions() >= 3) text += " Threefold repetition of this position (the game goes on).";
+    status.show(text);
+  }
+
+  function renderPanel() {
+    const probe = p();
+    facts.replaceChildren(
+      h("dt", {}, "position"),
+      h("dd", { id: "position" }, probe.position),
+      h("dt", {}, "to move"),
+      h("dd", {}, probe.turn),
+      h("dt", {}, "plies"),
+      h("dd", {}, String(state.history.length - 1)),
+    );
+    record.replaceChildren(...state.history.slice(1).map((entry) => h("li", {}, entry.move)));
+    undoButton.disabled = !state.history.some((entry, i) => i > 0 && entry.mover === state.human);
+  }
+
+  function select(square) {
+    state.selected = state.selected === square ? null : square;
+    render();
+  }
+
+  function playMove(name) {
+    const move = p().moves.find((m) => m.move === name);
+    if (!move) return;
+    state.history.push({ position: move.position, move: name, mover: p().turn });
+    state.selected = null;
+    load(move.position);
+  }
+
+  /** Takes back moves up to and including the human's last one. */
+  function undo() {
+    while (state.history.length > 1) {
+      const entry = state.history.pop();
+      if (entry.mover === state.human) break;
+    }
+    state.selected = null;
+    load(state.history[state.history.length - 1].position);
+  }
+
+  const probeAt = (position) => api("dodgem/probe", { size: state.size, misere: state.misere, position }).then((r) => r.body);
+
+  /** Keeps the game in the URL, so that it can be shared or reloaded. */
+  function remember() {
+    const url = new URL(location.href);
+    url.searchParams.set("size", String(state.size));
+    url.searchParams.set("side", state.human);
+    url.searchParams.set("misere", String(state.misere));
+    url.searchParams.set("moves", state.history.slice(1).map((entry) => entry.move).join(","));
+    history.replaceState(null, "", url);
+  }
+
+  /** Shows the probed position, and lets the computer move if it is its turn. */
+  async function arrive(body, token) {
+    state.probe = body;
+    remember();
+    render();
+    if (!body.over && body.turn !== state.human) {
+      await pause(delay);
+      if (token === state.token) playMove(body.choice);
+    }
+  }
+
+  /** Tells a table still being built (answered 503) from a real error; retries the former. */
+  async function failed(error, token, retry) {
+    if (token !== state.token) return;
+    if (error.status === 503) {
+      status.show(error.message);
+      await pause(1000);
+      if (token === state.token) retry();
+    } else {
+      status.show(`Error: ${error.message}`, true);
+    }
+  }
+
+  async function load(position) {
+    const token = ++state.token;
+    try {
+      const body = await probeAt(position);
+      if (token === state.token) await arrive(body, token);
+    } catch (error) {
+      failed(error, token, () => load(position));
+    }
+  }
+
+  /** Plays `moves` from the start, as a shared link asks, stopping at the first illegal one. */
+  async function replay(moves) {
+    const token = ++state.token;
+    try {
+      let body = await probeAt(null);
+      const played = [{ position: body.position, move: null, mover: null }];
+      let refused = null;
+      for (const [i, name] of moves.entries()) {
+        const move = body.moves.find((m) => m.move === name);
+        if (!move) {
+          refused = `Move ${i + 1} of the link, ${name}, is not legal there: the game stops before it.`;
+          break;
+        }
+        played.push({ position: move.position, move: name, mover: body.turn });
+        body = await probeAt(move.position);
+      }
+      if (token !== state.token) return;
+      state.history = played;
+      await arrive(body, token);
+      if (refused) status.show(refused, true);
+    } catch (error) {
+      failed(error, token, () => replay(moves));
+    }
+  }
+
+  function newGame(moves = []) {
+    state.size = Number(sizeSelect.value);
+    state.human = sideSelect.value;
+    state.misere = misereBox.checked;
+    state.history = [];
+    state.selected = null;
+    state.probe = null;
+    board.replaceChildren();
+    replay(moves);
+  }
+
+  board.addEventListener("click", () => {
+    if (state.selected) select(state.selected);
+  });
+  const shared = new URLSearchParams(location.search);
+  if (["3", "4", "5"].includes(shared.get("size"))) sizeSelect.value = shared.get("size");
+  if (["Blue", "Red"].includes(shared.get("side"))) sideSelect.value = shared.get("side");
+  misereBox.checked = shared.get("misere") === "true";
+  newGame((shared.get("moves") || "").split(",").filter(Boolean));
+})();

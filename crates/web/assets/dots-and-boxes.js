@@ -1,0 +1,293 @@
+// Dots and Boxes against the perfect player.
+"use strict";
+(() => {
+  const BOX = 64;
+  const MARGIN = 26;
+  const PRESETS = [
+    { label: "2×2", rows: 2, cols: 2, variant: "american" },
+    { label: "2×3", rows: 2, cols: 3, variant: "american" },
+    { label: "3×3", rows: 3, cols: 3, variant: "american" },
+    { label: "3×4 Icelandic", rows: 3, cols: 4, variant: "icelandic" },
+    { label: "3×5 Swedish", rows: 3, cols: 5, variant: "swedish" },
+  ];
+  const app = document.getElementById("app");
+  const delay = computerDelay();
+  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, token: 0 };
+
+  const presetSelect = h(
+    "select",
+    { id: "preset", onchange: () => choosePreset() },
+    PRESETS.map((p, i) => h("option", { value: String(i) }, p.label)),
+    h("option", { value: "custom" }, "other size…"),
+  );
+  const rowsInput = h("input", { type: "number", id: "rows", min: 1, max: 12, value: 2 });
+  const colsInput = h("input", { type: "number", id: "cols", min: 1, max: 12, value: 2 });
+  const variantSelect = h(
+    "select",
+    { id: "variant" },
+    ["american", "swedish", "icelandic"].map((v) => h("option", { value: v }, v)),
+  );
+  const custom = h(
+    "span",
+    { id: "custom", hidden: true },
+    h("label", {}, "rows ", rowsInput),
+    h("label", {}, " columns ", colsInput),
+    h("label", {}, " ", variantSelect),
+    h("button", { id: "custom-go", onclick: () => newGame() }, "Start"),
+  );
+  const computerSelect = h(
+    "select",
+    { id: "computer", onchange: () => newGame() },
+    h("option", { value: "B", selected: true }, "B (you are A and move first)"),
+    h("option", { value: "A" }, "A (you are B)"),
+    h("option", { value: "" }, "neither (you play both)"),
+  );
+  const hintsBox = h("input", {
+    type: "checkbox",
+    id: "hints",
+    checked: true,
+    onchange: () => {
+      state.hints = hintsBox.checked;
+      render();
+    },
+  });
+  const hintButton = h("button", { id: "hint", onclick: () => showHint() }, "Hint");
+  const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
+  const status = statusLine();
+  const progress = h("div", { class: "progress", hidden: true }, h("div", { style: "width:0" }));
+  const board = svg("svg", { id: "board", role: "img", "aria-label": "Dots and Boxes board" });
+  const facts = h("dl", { class: "facts" });
+
+  app.append(
+    h(
+      "div",
+      { class: "controls" },
+      h("label", {}, "Board ", presetSelect),
+      custom,
+      h("label", {}, "Computer plays ", computerSelect),
+      h("label", {}, hintsBox, "scores on every line"),
+      hintButton,
+      h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
+      undoButton,
+    ),
+    status,
+    progress,
+    h("div", { class: "layout" }, board, h("div", { class: "panel" }, h("h2", {}, "Game"), facts)),
+    h(
+      "p",
+      { class: "note" },
+      "Draw a line by clicking between two dots; completing a box takes it and you move again. ",
+      "Each undrawn line shows the final score A − B if it is drawn now and both sides then play perfectly: ",
+      "green for the best lines of the player to move, red for the rest.",
+    ),
+  );
+
+  const xy = (row, col) => ({ x: MARGIN + (col * BOX) / 2, y: MARGIN + (row * BOX) / 2 });
+  const lineName = (row, col) => String.fromCharCode(97 + row) + String.fromCharCode(97 + col);
+  const signed = (score) => (score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0");
+
+  function isHuman(player) {
+    return state.computer !== player;
+  }
+
+  function choosePreset() {
+    custom.hidden = presetSelect.value !== "custom";
+    if (presetSelect.value !== "custom") newGame();
+  }
+
+  function render() {
+    const p = state.probe;
+    if (!p) return;
+    const { rows, cols } = p;
+    const width = 2 * MARGIN + cols * BOX;
+    const height = 2 * MARGIN + rows * BOX;
+    board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    board.setAttribute("width", width);
+    board.setAttribute("height", height);
+    board.replaceChildren();
+    p.owners.forEach((owner, i) => {
+      const r = Math.floor(i / cols);
+      const c = i % cols;
+      const { x, y } = xy(2 * r, 2 * c);
+      const cell = svg("g", { class: "box", "data-owner": owner || "" });
+      if (owner) {
+        cell.append(
+          svg("rect", { x: x + 3, y: y + 3, width: BOX - 6, height: BOX - 6, fill: owner === "A" ? "#dbe7fb" : "#fbe0dd" }),
+          svg("text", { x: x + BOX / 2, y: y + BOX / 2 + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 700, fill: owner === "A" ? "#2f6fde" : "#d9463b" }, owner),
+        );
+      }
+      board.append(cell);
+    });
+    const drawn = new Set(p.drawn);
+    const played = new Set(state.moves);
+    const scores = new Map(p.moves.map((m) => [m.move, m]));
+    const playable = !p.over && isHuman(p.to_move);
+    for (let row = 0; row <= 2 * rows; row++) {
+      for (let col = 0; col <= 2 * cols; col++) {
+        if (row % 2 === col % 2) continue;
+        const name = lineName(row, col);
+        const horizontal = row % 2 === 0;
+        const a = horizontal ? xy(row, col - 1) : xy(row - 1, col);
+        const b = horizontal ? xy(row, col + 1) : xy(row + 1, col);
+        if (drawn.has(name)) {
+          const last = state.moves[state.moves.length - 1] === name;
+          board.append(
+            svg("line", {
+              x1: a.x, y1: a.y, x2: b.x, y2: b.y,
+              stroke: played.has(name) ? (last ? "#f0b429" : "#1d2330") : "#98a2b3",
+              "stroke-width": 5,
+              "stroke-linecap": "round",
+              class: "drawn",
+              "data-line": name,
+            }),
+          );
+          continue;
+        }
+        const score = scores.get(name);
+        const group = svg("g", {
+          class: state.hinted === name ? "line hinted" : "line",
+          "data-line": name,
+          style: playable ? "cursor:pointer" : "",
+        });
+        const colour = score.best ? "var(--win)" : "var(--loss)";
+        group.append(
+          svg("line", {
+            x1: a.x, y1: a.y, x2: b.x, y2: b.y,
+            stroke: state.hinted === name ? "#f0b429" : "#d0ccc3",
+            "stroke-width": state.hinted === name ? 7 : 3,
+            "stroke-dasharray": state.hinted === name ? "" : "4 5",
+          }),
+          svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "transparent", "stroke-width": 18 }),
+        );
+        if (state.hints) {
+          group.setAttribute("data-score", String(score.score));
+          group.setAttribute("data-best", String(score.best));
+          const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+          const label = svg("text", {
+            x: mid.x,
+            y: mid.y + (horizontal ? -6 : 5),
+            "text-anchor": "middle",
+            "font-size": 13,
+            "font-weight": 700,
+            fill: colour,
+            stroke: "#fbfaf7",
+            "stroke-width": 3,
+            "paint-order": "stroke",
+            class: "score",
+          }, signed(score.score));
+          group.append(label);
+        }
+        group.append(svg("title", {}, `${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}`));
+        if (playable) group.addEventListener("click", () => play(name));
+        board.append(group);
+      }
+    }
+    for (let row = 0; row <= 2 * rows; row += 2) {
+      for (let col = 0; col <= 2 * cols; col += 2) {
+        const { x, y } = xy(row, col);
+        board.append(svg("circle", { cx: x, cy: y, r: 5, fill: "#1d2330" }));
+      }
+    }
+    renderStatus();
+  }
+
+  function tally() {
+    const count = (who) => state.probe.owners.filter((o) => o === who).length;
+    return { a: count("A"), b: count("B") };
+  }
+
+  function renderStatus() {
+    const p = state.probe;
+    const { a, b } = tally();
+    let text;
+    if (p.over) {
+      const result = p.score_so_far > 0 ? "A wins" : p.score_so_far < 0 ? "B wins" : "a tie";
+      const winner = p.score_so_far > 0 ? "A" : p.score_so_far < 0 ? "B" : null;
+      let verdict = "";
+      if (state.computer && winner) verdict = isHuman(winner) ? " You win!" : " The computer wins.";
+      text = `Game over: ${result}, ${a}–${b}.${verdict}`;
+    } else {
+      const who = state.computer === "" ? "" : isHuman(p.to_move) ? " (you)" : " (the computer)";
+      text = `${p.to_move} to move${who}. Boxes A ${a} – B ${b}.`;
+      if (state.hints) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
+    }
+    status.show(text);
+    facts.replaceChildren(
+      h("dt", {}, "board"),
+      h("dd", {}, `${p.rows}×${p.cols} ${p.variant}`),
+      h("dt", {}, "lines"),
+      h("dd", { id: "moves" }, state.moves.join(",") || "none yet"),
+      h("dt", {}, "value"),
+      h("dd", { id: "value" }, signed(p.value)),
+    );
+    hintButton.disabled = p.over || !isHuman(p.to_move);
+    undoButton.disabled = state.moves.length === 0;
+  }
+
+  function showHint() {
+    const best = state.probe.moves.find((m) => m.best);
+    state.hinted = best ? best.move : null;
+    render();
+  }
+
+  function play(name) {
+    state.moves.push(name);
+    state.hinted = null;
+    load();
+  }
+
+  /** Takes back lines up to and including the last one a human drew. */
+  function undo() {
+    state.moves.pop();
+    state.hinted = null;
+    // Replaying from the start tells whose each line was; drop the computer's trailing lines.
+    load(true);
+  }
+
+  async function load(undoing = false) {
+    const token = ++state.token;
+    const { rows, cols, variant } = state.board;
+    try {
+      const { status: code, body } = await api("dots-and-boxes/probe", { rows, cols, variant, moves: state.moves.join(",") });
+      if (token !== state.token) return;
+      if (code === 202) {
+        progress.hidden = false;
+        progress.firstChild.style.width = `${Math.round(100 * body.done)}%`;
+        status.show(`Building the table of this board (2^${body.lines} positions): ${Math.round(100 * body.done)}%…`);
+        await pause(500);
+        if (token === state.token) load(undoing);
+        return;
+      }
+      progress.hidden = true;
+      if (undoing && !body.over && !isHuman(body.to_move) && state.moves.length > 0) {
+        state.moves.pop();
+        load(true);
+        return;
+      }
+      state.probe = body;
+      render();
+      if (!body.over && !isHuman(body.to_move)) {
+        await pause(delay);
+        if (token === state.token) play(body.choice);
+      }
+    } catch (error) {
+      if (token === state.token) status.show(`Error: ${error.message}`, true);
+    }
+  }
+
+  function newGame() {
+    if (presetSelect.value === "custom") {
+      state.board = { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value };
+    } else {
+      state.board = PRESETS[Number(presetSelect.value)];
+    }
+    state.computer = computerSelect.value;
+    state.moves = [];
+    state.hinted = null;
+    state.probe = null;
+    board.replaceChildren();
+    load();
+  }
+
+  newGame();
+})();

@@ -1,0 +1,310 @@
+// Snakes and Ladders: any board, analysed exactly.
+"use strict";
+(() => {
+  const CELL = 52;
+  const app = document.getElementById("app");
+  // The board being shown: a built-in one by name, or a custom one by its goal, numbering and jumps.
+  const state = { name: "milton-bradley", custom: null, overshoot: "stay", editing: false, pending: null, analysis: null, token: 0 };
+
+  const boardSelect = h("select", { id: "board-select", onchange: () => chooseBoard() });
+  const overshootSelect = h(
+    "select",
+    { id: "overshoot", onchange: () => analyse() },
+    h("option", { value: "stay" }, "stays put"),
+    h("option", { value: "bounce" }, "bounces back"),
+    h("option", { value: "pass" }, "finishes anyway"),
+  );
+  const editBox = h("input", {
+    type: "checkbox",
+    id: "edit",
+    onchange: () => {
+      state.editing = editBox.checked;
+      state.pending = null;
+      render();
+    },
+  });
+  const goalInput = h("input", { type: "number", id: "goal", min: 6, max: 400, value: 100 });
+  const status = statusLine();
+  const board = svg("svg", { id: "board", role: "img", "aria-label": "Snakes and Ladders board" });
+  const facts = h("dl", { class: "facts", id: "facts" });
+  const plot = svg("svg", { id: "distribution", role: "img", "aria-label": "game length distribution" });
+
+  app.append(
+    h(
+      "div",
+      { class: "controls" },
+      h("label", {}, "Board ", boardSelect),
+      h("label", {}, "A roll past the end ", overshootSelect),
+      h("label", {}, editBox, "edit jumps"),
+      h("label", {}, "new blank board of ", goalInput, " squares"),
+      h("button", { id: "blank", onclick: () => blankBoard() }, "Blank board"),
+    ),
+    status,
+    h(
+      "div",
+      { class: "layout" },
+      board,
+      h(
+        "div",
+        { class: "panel" },
+        h("h2", {}, "Analysis"),
+        facts,
+        h("h2", { style: "margin-top:1rem" }, "How many turns a game takes"),
+        plot,
+      ),
+    ),
+    h(
+      "p",
+      { class: "note" },
+      "Colours show the expected number of turns still to play from each square (green: few, red: many). ",
+      "The dashed path is a shortest game. To edit, tick “edit jumps”, click a square and then where its ladder ",
+      "or snake should lead; click a jump's start to remove it.",
+    ),
+  );
+
+  /** The positions drawn as squares: 1 to the goal, or 0 to the goal when the board numbers cells. */
+  function shown(a) {
+    const first = a.numbering === "cells" ? 0 : 1;
+    return { first, count: a.goal - first + 1 };
+  }
+
+  /** The top-left corner of a position's square, rows running back and forth from the bottom. */
+  function place(a, position) {
+    const { first, count } = shown(a);
+    const cols = count >= 40 ? 10 : 6;
+    const rows = Math.ceil(count / cols);
+    if (position < first) return { x: -CELL, y: (rows - 1) * CELL + 12 };
+    const k = position - first;
+    const row = Math.floor(k / cols);
+    const col = row % 2 === 0 ? k % cols : cols - 1 - (k % cols);
+    return { x: col * CELL, y: (rows - 1 - row) * CELL + 12 };
+  }
+
+  const centre = (a, position) => {
+    const { x, y } = place(a, position);
+    return { x: x + CELL / 2, y: y + CELL / 2 };
+  };
+
+  function heat(value, low, high) {
+    if (value === null) return "#d0d5dd";
+    const t = high > low ? (value - low) / (high - low) : 0;
+    return `hsl(${Math.round(120 * (1 - t))}, 62%, 78%)`;
+  }
+
+  function render() {
+    const a = state.analysis;
+    if (!a) return;
+    const { first, count } = shown(a);
+    const cols = count >= 40 ? 10 : 6;
+    const rows = Math.ceil(count / cols);
+    const width = (cols + 1) * CELL;
+    const height = rows * CELL + 24;
+    board.setAttribute("viewBox", `${-CELL} 0 ${width} ${height}`);
+    board.setAttribute("width", width);
+    board.setAttribute("height", height);
+    board.replaceChildren(
+      svg("defs", {}),
+    );
+    board.firstChild.append(
+      arrowHead("ladder-head", "#1f9d55"),
+      arrowHead("snake-head", "#d64545"),
+    );
+    const finite = a.per_square.slice(first).filter((e) => e !== null);
+    const low = Math.min(...finite);
+    const high = Math.max(...finite);
+    for (let position = first; position <= a.goal; position++) {
+      const { x, y } = place(a, position);
+      const expected = a.per_square[position];
+      const cell = svg("g", { class: "square", "data-square": String(position), style: state.editing ? "cursor:pointer" : "" });
+      cell.append(
+        svg("rect", {
+          x,
+          y,
+          width: CELL,
+          height: CELL,
+          fill: heat(expected, low, high),
+          stroke: state.pending === position ? "#1d2330" : "#fff",
+          "stroke-width": state.pending === position ? 3 : 1,
+        }),
+        svg("text", { x: x + 4, y: y + 13, "font-size": 11, fill: "#344054" }, String(position)),
+        svg("text", { x: x + CELL - 4, y: y + CELL - 5, "font-size": 9, "text-anchor": "end", fill: "#475467" }, expected === null ? "∞" : expected.toFixed(1)),
+        svg("title", {}, `${position}: ${expected === null ? "the goal may never be reached" : `${expected.toFixed(3)} turns to go`}`),
+      );
+      cell.addEventListener("click", () => edit(position));
+      board.append(cell);
+    }
+    if (first === 1) {
+      const start = place(a, 0);
+      board.append(svg("text", { x: start.x + CELL / 2, y: start.y + CELL / 2 + 4, "text-anchor": "middle", "font-size": 11 }, "start"));
+    }
+    for (const [from, to] of a.jumps) {
+      const s = centre(a, from);
+      const e = centre(a, to);
+      const ladder = to > from;
+      board.append(
+        svg("line", {
+          x1: s.x, y1: s.y, x2: e.x, y2: e.y,
+          stroke: ladder ? "#1f9d55" : "#d64545",
+          "stroke-width": 4,
+          "stroke-opacity": 0.75,
+          "marker-end": `url(#${ladder ? "ladder" : "snake"}-head)`,
+          class: ladder ? "ladder" : "snake",
+          "data-jump": `${from}:${to}`,
+          "pointer-events": "none",
+        }),
+      );
+    }
+    if (a.squares) {
+      const points = a.squares.map((sq) => centre(a, sq)).map((c) => `${c.x + 6},${c.y - 6}`).join(" ");
+      board.append(
+        svg("polyline", { points, fill: "none", stroke: "#2f6fde", "stroke-width": 3, "stroke-dasharray": "7 5", id: "path", "pointer-events": "none" }),
+      );
+    }
+    renderFacts();
+    renderPlot();
+  }
+
+  function arrowHead(id, colour) {
+    const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" });
+    marker.append(svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }));
+    return marker;
+  }
+
+  function renderFacts() {
+    const a = state.analysis;
+    const d = a.distribution;
+    const e = a.expected_turns;
+    const exact = e.infinite ? "infinite: the goal may never be reached" : e.exact;
+    facts.replaceChildren(
+      h("dt", {}, "board"),
+      h("dd", {}, `${a.board}, ${a.goal} ${a.numbering}, ${a.jumps.length} jumps`),
+      h("dt", {}, "fewest throws"),
+      h("dd", { id: "min-throws" }, a.min_throws === null ? "the goal cannot be reached" : String(a.min_throws)),
+      h("dt", {}, "their rolls"),
+      h("dd", { id: "rolls" }, a.rolls ? a.rolls.join(", ") : "–"),
+      h("dt", {}, "expected turns"),
+      h("dd", { id: "expected" }, e.infinite ? "∞" : e.decimal),
+      h("dt", {}, "exactly"),
+      h("dd", { id: "expected-exact", class: "note" }, exact),
+      h("dt", {}, "median, mode, 90%"),
+      h("dd", {}, [d.median, d.mode, d.p90].map((x) => (x === null ? "–" : x)).join(", ")),
+      h("dt", {}, "chance of the shortest"),
+      h("dd", {}, d.p_min_exact || "–"),
+    );
+  }
+
+  function renderPlot() {
+    const pmf = state.analysis.distribution.pmf;
+    const width = 420;
+    const height = 170;
+    const bottom = height - 22;
+    plot.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    plot.setAttribute("width", width);
+    plot.setAttribute("height", height);
+    plot.replaceChildren();
+    if (pmf.length === 0) return;
+    const top = Math.max(...pmf);
+    const step = (width - 30) / pmf.length;
+    pmf.forEach((p, i) => {
+      const tall = top > 0 ? ((bottom - 8) * p) / top : 0;
+      plot.append(
+        svg("rect", { x: 30 + i * step, y: bottom - tall, width: Math.max(step - 0.5, 0.5), height: tall, fill: "#2f6fde", class: "bar" }),
+      );
+    });
+    plot.append(svg("line", { x1: 30, y1: bottom, x2: width, y2: bottom, stroke: "#667085" }));
+    const tick = Math.max(1, Math.ceil(pmf.length / 8 / 10) * 10);
+    for (let t = tick; t <= pmf.length; t += tick) {
+      plot.append(svg("text", { x: 30 + (t - 0.5) * step, y: height - 6, "text-anchor": "middle", "font-size": 10 }, String(t)));
+    }
+    plot.append(svg("text", { x: 2, y: 12, "font-size": 10 }, `${(100 * top).toFixed(1)}%`));
+  }
+
+  function edit(position) {
+    if (!state.editing) return;
+    const a = state.analysis;
+    const jumps = a.jumps.map(([f, t]) => [f, t]);
+    const existing = jumps.findIndex(([f]) => f === position);
+    if (state.pending === null) {
+      if (existing >= 0) {
+        jumps.splice(existing, 1);
+        setCustom(a, jumps);
+      } else {
+        state.pending = position;
+        render();
+      }
+      return;
+    }
+    const from = state.pending;
+    state.pending = null;
+    if (from !== position) jumps.push([from, position]);
+    setCustom(a, jumps);
+  }
+
+  function setCustom(a, jumps) {
+    state.custom = { goal: a.goal, numbering: a.numbering, jumps };
+    ensureCustomOption();
+    analyse();
+  }
+
+  function ensureCustomOption() {
+    if (![...boardSelect.options].some((o) => o.value === "")) boardSelect.append(h("option", { value: "" }, "custom"));
+    boardSelect.value = "";
+  }
+
+  function blankBoard() {
+    state.custom = { goal: Number(goalInput.value), numbering: "squares", jumps: [] };
+    ensureCustomOption();
+    editBox.checked = true;
+    state.editing = true;
+    analyse();
+  }
+
+  function chooseBoard() {
+    if (boardSelect.value === "") return;
+    state.name = boardSelect.value;
+    state.custom = null;
+    analyse();
+  }
+
+  async function analyse() {
+    const token = ++state.token;
+    const params = { overshoot: overshootSelect.value };
+    if (state.custom) {
+      params.goal = state.custom.goal;
+      params.numbering = state.custom.numbering;
+      params.jumps = state.custom.jumps.map(([f, t]) => `${f}:${t}`).join(",");
+    } else {
+      params.board = state.name;
+    }
+    status.show("Analysing…");
+    try {
+      const { body } = await api("snakes/analyse", params);
+      if (token !== state.token) return;
+      state.analysis = body;
+      status.show(
+        body.min_throws === null
+          ? "The goal cannot be reached on this board."
+          : `Fewest throws ${body.min_throws}; expected game length ${body.expected_turns.infinite ? "∞" : body.expected_turns.decimal} turns.`,
+      );
+      render();
+    } catch (error) {
+      if (token !== state.token) return;
+      // A refused edit leaves the board as it was.
+      status.show(`Error: ${error.message}`, true);
+      if (state.analysis && state.custom) state.custom.jumps = state.analysis.jumps;
+    }
+  }
+
+  async function start() {
+    try {
+      const { body } = await api("snakes/boards");
+      boardSelect.replaceChildren(...body.map((name) => h("option", { value: name, selected: name === state.name }, name)));
+    } catch (error) {
+      status.show(`Error: ${error.message}`, true);
+      return;
+    }
+    analyse();
+  }
+
+  start();
+})();

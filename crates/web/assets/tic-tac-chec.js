@@ -1,0 +1,324 @@
+// Tic-Tac-Chec explorer: every position with its value and every move ranked.
+"use strict";
+(() => {
+  const CELL = 76;
+  const HAND_GAP = 14;
+  // The filled glyphs for both sides, White's drawn in white with a dark outline: fonts draw the hollow
+  // ones inconsistently.
+  const GLYPHS = { P: "♟\uFE0E", N: "♞\uFE0E", B: "♝\uFE0E", R: "♜\uFE0E" };
+  const ROLES = ["P", "N", "B", "R"];
+  const EMPTY = "..../..../..../.... w -- open";
+  const app = document.getElementById("app");
+  const query = new URLSearchParams(location.search);
+  const state = {
+    pawn: query.get("pawn") === "outbound" ? "outbound" : "travel",
+    // The line explored: positions and the moves between them; `at` is the one shown.
+    line: [{ position: query.get("position") || EMPTY, move: null }],
+    at: 0,
+    probe: null,
+    selected: null,
+    drag: null,
+    token: 0,
+  };
+
+  const pawnSelect = h(
+    "select",
+    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; load(); } },
+    h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
+    h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
+  );
+  pawnSelect.value = state.pawn;
+  const backButton = h("button", { id: "back", onclick: () => go(state.at - 1) }, "◀ Back");
+  const forwardButton = h("button", { id: "forward", onclick: () => go(state.at + 1) }, "Forward ▶");
+  const bestButton = h("button", { id: "best", onclick: () => playBest() }, "Play the best move");
+  const resetButton = h(
+    "button",
+    { id: "reset", onclick: () => { state.line = [{ position: EMPTY, move: null }]; go(0); } },
+    "Empty board",
+  );
+  const status = statusLine();
+  const missing = h("div", { id: "missing", class: "panel", hidden: true });
+  const board = svg("svg", { id: "board", role: "img", "aria-label": "Tic-Tac-Chec board" });
+  const moveList = h("div", { class: "moves", id: "moves" });
+  const lineList = h("ol", { class: "note", id: "line" });
+  const positionText = h("code", { id: "position" });
+
+  app.append(
+    h("div", { class: "controls" }, h("label", {}, "Pawns: ", pawnSelect), backButton, forwardButton, bestButton, resetButton),
+    status,
+    missing,
+    h(
+      "div",
+      { class: "layout" },
+      board,
+      h(
+        "div",
+        { class: "panel" },
+        h("h2", {}, "Moves, best first"),
+        moveList,
+        h("h2", { style: "margin-top:1rem" }, "Position"),
+        positionText,
+        h("h2", { style: "margin-top:1rem" }, "Line"),
+        lineList,
+      ),
+    ),
+    h(
+      "p",
+      { class: "note" },
+      "Drag a piece (from the board or a hand) to a square, or click a move. Green moves win, grey ones draw, red ones ",
+      "lose, with the plies to the end counting the move itself. Four in a row, column or long diagonal wins. ",
+      "The URL holds the position: copy it to share.",
+    ),
+  );
+
+  /** Pieces, hands, side to move and pawn directions of a position string. */
+  function parsePosition(text) {
+    const [ranks, turn, directions, phase] = text.split(" ");
+    const pieces = [];
+    ranks.split("/").forEach((row, i) =>
+      [...row].forEach((c, file) => {
+        if (c === ".") return;
+        const color = c === c.toUpperCase() ? "white" : "black";
+        pieces.push({ color, role: c.toUpperCase(), square: squareName(file, 3 - i) });
+      }),
+    );
+    const hand = (color) => ROLES.filter((role) => !pieces.some((p) => p.color === color && p.role === role));
+    const direction = (c, color) => (c === "u" ? "up" : c === "d" ? "down" : color === "white" ? "up" : "down");
+    return {
+      pieces,
+      hands: { white: hand("white"), black: hand("black") },
+      turn: turn === "w" ? "white" : "black",
+      directions: { white: direction(directions[0], "white"), black: direction(directions[1], "black") },
+      opening: phase === "open",
+    };
+  }
+
+  const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+  const squareXY = (name) => ({ x: (name.charCodeAt(0) - 97) * CELL, y: CELL + HAND_GAP + (4 - Number(name[1])) * CELL });
+  const handY = (color) => (color === "black" ? 0 : 5 * CELL + 2 * HAND_GAP);
+
+  /** The moves of the piece picked up: a square on the board, or a role in hand. */
+  function movesOf(pick) {
+    if (!state.probe) return [];
+    return state.probe.moves.filter((m) => (pick.square ? m.move.startsWith(`${pick.square}-`) : m.move.startsWith(`${pick.role}@`)));
+  }
+
+  const target = (m) => m.move.slice(-2);
+
+  function pieceNode(piece, x, y, direction, movable) {
+    const group = svg("g", {
+      class: "piece",
+      "data-color": piece.color,
+      "data-piece": piece.role,
+      "data-square": piece.square || "hand",
+      style: movable ? "cursor:grab" : "",
+    });
+    const picked = state.selected && (state.selected.square ? state.selected.square === piece.square : !piece.square && state.selected.role === piece.role && movable);
+    group.append(
+      svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 10, fill: picked ? "#fde7a9" : "transparent" }),
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 17, "text-anchor": "middle", "font-size": 50, fill: piece.color === "white" ? "#fff" : "#1d2330", stroke: "#1d2330", "stroke-width": piece.color === "white" ? 1.5 : 0 }, GLYPHS[piece.role]),
+    );
+    if (piece.role === "P") {
+      group.append(svg("text", { x: x + CELL - 10, y: y + 20, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: "#2f6fde", class: "direction" }, direction === "up" ? "↑" : "↓"));
+    }
+    if (movable) {
+      const pick = piece.square ? { square: piece.square } : { role: piece.role };
+      group.addEventListener("pointerdown", (event) => startDrag(event, pick));
+    }
+    return group;
+  }
+
+  function render() {
+    const p = state.probe;
+    if (!p) return;
+    const pos = parsePosition(p.position);
+    const width = 4 * CELL;
+    const height = 6 * CELL + 2 * HAND_GAP;
+    board.setAttribute("viewBox", `0 0 ${width + 30} ${height}`);
+    board.setAttribute("width", width + 30);
+    board.setAttribute("height", height);
+    board.replaceChildren();
+    for (const color of ["black", "white"]) {
+      board.append(svg("rect", { x: 0, y: handY(color), width, height: CELL, rx: 8, fill: color === pos.turn && !p.over ? "#eef3fc" : "#f2f0eb", class: "hand", "data-color": color }));
+    }
+    for (let rank = 3; rank >= 0; rank--) {
+      for (let file = 0; file < 4; file++) {
+        const name = squareName(file, rank);
+        const { x, y } = squareXY(name);
+        const square = svg("rect", { x, y, width: CELL, height: CELL, fill: (file + rank) % 2 ? "#efe3cc" : "#b98c62", class: "square", "data-square": name });
+        square.addEventListener("click", () => clickSquare(name));
+        board.append(square);
+      }
+      board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: "#667085" }, String(rank + 1)));
+    }
+    const movable = (color) => color === pos.turn && !p.over;
+    for (const piece of pos.pieces) {
+      const { x, y } = squareXY(piece.square);
+      board.append(pieceNode(piece, x, y, pos.directions[piece.color], movable(piece.color)));
+    }
+    for (const color of ["black", "white"]) {
+      pos.hands[color].forEach((role, i) => {
+        board.append(pieceNode({ color, role }, i * CELL, handY(color), pos.directions[color], movable(color)));
+      });
+    }
+    if (state.selected) {
+      for (const m of movesOf(state.selected)) {
+        const { x, y } = squareXY(target(m));
+        const mark = svg("g", { class: "target", "data-move": m.move, style: "cursor:pointer" });
+        mark.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 20, fill: "#fff", "fill-opacity": 0.85, stroke: m.value ? `var(--${m.value})` : "#667085", "stroke-width": 3 }));
+        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: m.value ? `var(--${m.value})` : "#667085" }, valueLabel(m)));
+        mark.addEventListener("click", (event) => {
+          event.stopPropagation();
+          play(m.move);
+        });
+        board.append(mark);
+      }
+    }
+    renderPanel(pos);
+  }
+
+  function renderPanel(pos) {
+    const p = state.probe;
+    const side = pos.turn === "white" ? "White" : "Black";
+    let text;
+    if (p.over) {
+      const winner = pos.turn === "white" ? "Black" : "White";
+      text = `Game over: ${winner} has four in a line.`;
+    } else if (p.value) {
+      text = `${side} to move${pos.opening ? " (opening: placements only)" : ""}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
+    } else {
+      text = `${side} to move${pos.opening ? " (opening: placements only)" : ""}.`;
+    }
+    status.show(text);
+    missing.hidden = !p.missing;
+    if (p.missing) {
+      missing.replaceChildren(
+        h("strong", {}, "No values yet. "),
+        `The ${p.pawn} table has not been built: it takes ${p.missing.takes}. Run:`,
+        h("code", { class: "command" }, p.missing.command),
+        h("span", { class: "note" }, "then reload this page. Until then you can still walk through the rules."),
+      );
+    }
+    moveList.replaceChildren(
+      ...p.moves.map((m) =>
+        h(
+          "button",
+          { class: valueClass(m.value), "data-move": m.move, "data-label": valueLabel(m), onclick: () => play(m.move) },
+          m.move,
+          h("span", { class: "v" }, m.value ? valueLabel(m) : ""),
+        ),
+      ),
+    );
+    if (p.moves.length === 0) moveList.append(h("span", { class: "note" }, "no moves: the game is over"));
+    positionText.textContent = p.position;
+    lineList.replaceChildren(
+      ...state.line.slice(1).map((entry, i) => h("li", { class: i + 1 === state.at ? "current" : "", style: i + 1 === state.at ? "font-weight:700" : "" }, entry.move)),
+    );
+    backButton.disabled = state.at === 0;
+    forwardButton.disabled = state.at >= state.line.length - 1;
+    bestButton.disabled = p.moves.length === 0;
+  }
+
+  function clickSquare(name) {
+    const p = state.probe;
+    if (!p) return;
+    if (state.selected) {
+      const m = movesOf(state.selected).find((x) => target(x) === name);
+      if (m) return play(m.move);
+    }
+    state.selected = null;
+    render();
+  }
+
+  function startDrag(event, pick) {
+    event.preventDefault();
+    const ghost = event.currentTarget.cloneNode(true);
+    ghost.setAttribute("pointer-events", "none");
+    ghost.setAttribute("opacity", "0.8");
+    const start = svgPoint(event);
+    state.drag = { pick, ghost, start, moved: false };
+    board.append(ghost);
+    board.setPointerCapture(event.pointerId);
+  }
+
+  function svgPoint(event) {
+    const point = board.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    return point.matrixTransform(board.getScreenCTM().inverse());
+  }
+
+  board.addEventListener("pointermove", (event) => {
+    const drag = state.drag;
+    if (!drag) return;
+    const at = svgPoint(event);
+    const dx = at.x - drag.start.x;
+    const dy = at.y - drag.start.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    drag.ghost.setAttribute("transform", `translate(${dx} ${dy})`);
+  });
+
+  board.addEventListener("pointerup", (event) => {
+    const drag = state.drag;
+    if (!drag) return;
+    state.drag = null;
+    drag.ghost.remove();
+    if (!drag.moved) {
+      // A click: select the piece, or put it down again.
+      const same = state.selected && JSON.stringify(state.selected) === JSON.stringify(drag.pick);
+      state.selected = same ? null : drag.pick;
+      render();
+      return;
+    }
+    const at = svgPoint(event);
+    const file = Math.floor(at.x / CELL);
+    const rank = 3 - Math.floor((at.y - CELL - HAND_GAP) / CELL);
+    const onBoard = file >= 0 && file < 4 && rank >= 0 && rank < 4 && at.y >= CELL + HAND_GAP;
+    const m = onBoard ? movesOf(drag.pick).find((x) => target(x) === squareName(file, rank)) : null;
+    if (m) {
+      play(m.move);
+    } else {
+      state.selected = null;
+      render();
+    }
+  });
+
+  function play(name) {
+    const m = state.probe.moves.find((x) => x.move === name);
+    if (!m) return;
+    state.line = state.line.slice(0, state.at + 1);
+    state.line.push({ position: m.position, move: name });
+    go(state.line.length - 1);
+  }
+
+  function playBest() {
+    const moves = state.probe.moves;
+    if (moves.length > 0) play(moves[0].move);
+  }
+
+  function go(at) {
+    if (at < 0 || at >= state.line.length) return;
+    state.at = at;
+    load();
+  }
+
+  async function load() {
+    const token = ++state.token;
+    const position = state.line[state.at].position;
+    state.selected = null;
+    try {
+      const { body } = await api("tic-tac-chec/probe", { position, pawn: state.pawn });
+      if (token !== state.token) return;
+      state.probe = body;
+      const url = new URL(location.href);
+      url.searchParams.set("position", body.position);
+      url.searchParams.set("pawn", state.pawn);
+      history.replaceState(null, "", url);
+      render();
+    } catch (error) {
+      if (token === state.token) status.show(`Error: ${error.message}`, true);
+    }
+  }
+
+  load();
+})();

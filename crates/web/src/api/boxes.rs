@@ -1,0 +1,98 @@
+//! Dots and Boxes' endpoint.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use solved_games::dots_and_boxes::{Board, Line, Variant, parse_moves};
+use solved_games::registry::Game;
+
+use super::{Params, RawQuery, Shared, blocking};
+use crate::error::ApiError;
+use crate::state::Availability;
+
+#[derive(Serialize)]
+struct LineJson {
+    #[serde(rename = "move")]
+    m: String,
+    score: i32,
+    best: bool,
+    takes: usize,
+}
+
+#[derive(Serialize)]
+pub(crate) struct ProbeJson {
+    rows: u8,
+    cols: u8,
+    variant: &'static str,
+    /// Every drawn line, the variant's included.
+    drawn: Vec<String>,
+    /// Each box's owner row by row: `"A"`, `"B"` or null.
+    owners: Vec<Option<String>>,
+    to_move: String,
+    score_so_far: i32,
+    value: i32,
+    over: bool,
+    moves: Vec<LineJson>,
+    /// The perfect player's line here.
+    choice: Option<String>,
+}
+
+/// While a large table is built: how far it has got.
+#[derive(Serialize)]
+pub(crate) struct BuildingJson {
+    building: bool,
+    done: f64,
+    lines: u32,
+}
+
+/// `GET /api/dots-and-boxes/probe?rows=R&cols=C&variant=V&moves=ab,ba`:
+/// the position after those lines, every undrawn line scored as
+/// `solved probe dots-and-boxes --json`, and the computer's line. A table
+/// too large to build at once answers 202 with its progress until it is
+/// ready.
+pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = Params::new(query, &["rows", "cols", "variant", "moves"])?;
+    let (rows, cols): (u8, u8) = (params.required("rows")?, params.required("cols")?);
+    let variant: Variant = params.parsed("variant")?.unwrap_or(Variant::American);
+    let board = Board::new(rows, cols, variant).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let pos = parse_moves(&board, params.text("moves").unwrap_or_default())
+        .map_err(|e| ApiError::bad_request(format!("parameter moves: {e}")))?;
+    blocking(move || {
+        let table = match state.table(&Game::DotsAndBoxes(board.clone()))? {
+            Availability::Ready(table) => table,
+            Availability::Building(done) => {
+                let building = BuildingJson { building: true, done, lines: board.free_line_count() };
+                return Ok((StatusCode::ACCEPTED, Json(building)).into_response());
+            }
+        };
+        let over = board.is_over(&pos);
+        let choice = (!over).then(|| board.choose(&table, &pos, &mut rand::rng()).to_string());
+        let drawn = (0..=2 * rows)
+            .flat_map(|row| (0..=2 * cols).filter_map(move |col| Line::new(row, col)))
+            .filter(|&line| board.is_drawn(pos.drawn(), line))
+            .map(|line| line.to_string())
+            .collect();
+        let moves = board
+            .line_scores(&table, &pos)
+            .into_iter()
+            .map(|s| LineJson { m: s.line.to_string(), score: s.score, best: s.best, takes: s.takes })
+            .collect();
+        Ok(Json(ProbeJson {
+            rows,
+            cols,
+            variant: variant.id(),
+            drawn,
+            owners: pos.owners().iter().map(|o| o.map(|p| p.to_string())).collect(),
+            to_move: pos.to_move().to_string(),
+            score_so_far: pos.score_so_far(),
+            value: board.value(&table, &pos),
+            over,
+            moves,
+            choice,
+        })
+        .into_response())
+    })
+    .await
+}

@@ -1,0 +1,88 @@
+//! Tic-Tac-Chec's endpoint.
+
+use axum::Json;
+use axum::extract::State;
+use serde::Serialize;
+use solved_games::tic_tac_chec::{Color, PawnRule, Position, TicTacChec};
+
+use super::{MoveJson, Params, RawQuery, Shared, ValueJson, blocking};
+use crate::error::ApiError;
+
+/// What building the tables takes, measured on the 2-core reference
+/// machine (docs/benchmarks.md).
+const BUILD_COST: &str = "about 5 minutes and 2.5 GB of memory on 2 cores";
+
+/// Where to get the values when there is no table yet.
+#[derive(Serialize)]
+struct MissingJson {
+    message: String,
+    command: String,
+    takes: &'static str,
+}
+
+#[derive(Serialize)]
+pub(crate) struct ProbeJson {
+    position: String,
+    pawn: &'static str,
+    turn: &'static str,
+    opening: bool,
+    /// Null until the table is built.
+    #[serde(flatten)]
+    value: Option<ValueJson>,
+    over: bool,
+    /// Best first once the table is built; in move order before.
+    moves: Vec<MoveJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<MissingJson>,
+}
+
+/// `GET /api/tic-tac-chec/probe?position=P&pawn=travel|outbound`: the
+/// position (the empty board if none) with every move ranked, as
+/// `solved probe tic-tac-chec --json`. Without a table the moves come
+/// unvalued, with the command that builds it.
+pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<ProbeJson>, ApiError> {
+    let params = Params::new(query, &["position", "pawn"])?;
+    let rule: PawnRule = params.parsed("pawn")?.unwrap_or(PawnRule::Travel);
+    let pos: Position = params.parsed("position")?.unwrap_or_else(Position::empty);
+    blocking(move || {
+        let game = TicTacChec::new(rule);
+        let table = match state.existing(&game.compact_key())? {
+            Some(table) => Some(table),
+            None => state.existing(&game.table_key())?,
+        };
+        let over = pos.is_terminal();
+        let (value, moves, missing) = match table {
+            Some(table) => {
+                let value = table.probe(game.positions().index(&pos));
+                let moves = game
+                    .ranked_moves(&pos, &table)
+                    .into_iter()
+                    .map(|(m, v, child)| MoveJson::new(m, Some(v), child))
+                    .collect();
+                (Some(value.into()), moves, None)
+            }
+            None => {
+                let moves = if over { Vec::new() } else { pos.legal_moves(rule) };
+                let moves = moves.into_iter().map(|m| MoveJson::new(m, None, pos.play_unchecked(m))).collect();
+                let flag = if rule == PawnRule::Travel { String::new() } else { format!(" --pawn {}", rule.id()) };
+                let missing = MissingJson {
+                    message: format!("the {} table has not been built yet: it takes {BUILD_COST}", rule.id()),
+                    command: format!("solved solve tic-tac-chec{flag} && solved compact tic-tac-chec{flag}"),
+                    takes: BUILD_COST,
+                };
+                (None, moves, Some(missing))
+            }
+        };
+        Ok(Json(ProbeJson {
+            position: pos.to_string(),
+            pawn: rule.id(),
+            turn: if pos.turn() == Color::White { "white" } else { "black" },
+            opening: pos.is_opening(),
+            value,
+            over,
+            moves,
+            missing,
+        }))
+    })
+    .await
+}

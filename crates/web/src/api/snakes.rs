@@ -1,0 +1,139 @@
+//! Snakes and Ladders' endpoints.
+
+use axum::Json;
+use num_rational::BigRational;
+use serde::Serialize;
+use solved_games::snakes::{self, Board, Numbering, Overshoot, analyse, approximate, decimal};
+
+use super::{Params, RawQuery, blocking};
+use crate::error::ApiError;
+
+/// The largest goal analysed here: keeps a request under a second.
+const MAX_WEB_GOAL: u64 = 400;
+/// Digits after the point in the expectation's decimal.
+const DIGITS: usize = 12;
+/// The distribution is sent until this much of the chance is covered.
+const PMF_COVERAGE: f64 = 0.999;
+
+#[derive(Serialize)]
+struct ExactJson {
+    exact: Option<String>,
+    decimal: Option<String>,
+    approximate: Option<f64>,
+    infinite: bool,
+}
+
+impl ExactJson {
+    fn new(value: Option<&BigRational>) -> ExactJson {
+        ExactJson {
+            exact: value.map(|v| format!("{}/{}", v.numer(), v.denom())),
+            decimal: value.map(|v| decimal(v, DIGITS)),
+            approximate: value.map(approximate),
+            infinite: value.is_none(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DistributionJson {
+    median: Option<u32>,
+    mode: Option<u32>,
+    p90: Option<u32>,
+    p_min_exact: Option<String>,
+    /// `pmf[t - 1]`: the chance the game ends on turn `t`, until 99.9% is
+    /// covered.
+    pmf: Vec<f64>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct AnalysisJson {
+    board: String,
+    goal: u32,
+    numbering: &'static str,
+    overshoot: &'static str,
+    /// Every jump, `[from, to]`.
+    jumps: Vec<[u32; 2]>,
+    min_throws: Option<usize>,
+    rolls: Option<Vec<u32>>,
+    squares: Option<Vec<u32>>,
+    expected_turns: ExactJson,
+    /// Expected turns from each position (null where the goal may never be
+    /// reached).
+    per_square: Vec<Option<f64>>,
+    distribution: DistributionJson,
+}
+
+/// `GET /api/snakes/boards`: the built-in boards' names.
+pub(crate) async fn boards() -> Json<&'static [&'static str]> {
+    Json(&snakes::BUILT_IN)
+}
+
+/// `GET /api/snakes/analyse?board=NAME&overshoot=O` or
+/// `?goal=N&numbering=squares|cells&jumps=1:38,16:6&overshoot=O`: what
+/// `solved solve snakes --json --per-square` says of the board.
+pub(crate) async fn analyse_board(query: RawQuery) -> Result<Json<AnalysisJson>, ApiError> {
+    let params = Params::new(query, &["board", "goal", "numbering", "jumps", "overshoot"])?;
+    let overshoot: Overshoot = params.parsed("overshoot")?.unwrap_or_default();
+    let board = board(&params, overshoot)?;
+    blocking(move || Ok(Json(report(&board)))).await
+}
+
+fn board(params: &Params, overshoot: Overshoot) -> Result<Board, ApiError> {
+    if let Some(name) = params.text("board") {
+        if params.text("goal").is_some() || params.text("jumps").is_some() {
+            return Err(ApiError::bad_request("give either board or goal and jumps, not both"));
+        }
+        return snakes::built_in(name, overshoot).ok_or_else(|| {
+            ApiError::bad_request(format!("no built-in board {name:?} (built in: {})", snakes::BUILT_IN.join(", ")))
+        });
+    }
+    let goal: u64 = params.parsed("goal")?.ok_or_else(|| ApiError::bad_request("give board, or goal and jumps"))?;
+    if goal > MAX_WEB_GOAL {
+        return Err(ApiError::bad_request(format!(
+            "goal {goal}: the web app analyses boards up to {MAX_WEB_GOAL} (the command line goes further)"
+        )));
+    }
+    let numbering = match params.text("numbering").unwrap_or("squares") {
+        "squares" => Numbering::Squares,
+        "cells" => Numbering::Cells,
+        other => return Err(ApiError::bad_request(format!("numbering {other:?}: expected squares or cells"))),
+    };
+    let jumps = snakes::parse_jumps(params.text("jumps").unwrap_or_default())
+        .map_err(|e| ApiError::bad_request(format!("parameter jumps: {e}")))?;
+    Board::new("custom", goal, numbering, &jumps, overshoot).map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+fn report(board: &Board) -> AnalysisJson {
+    let analysis = analyse(board);
+    let d = &analysis.distribution;
+    let mut covered = 0.0;
+    let pmf = d
+        .pmf
+        .iter()
+        .copied()
+        .take_while(|&p| {
+            let more = covered < PMF_COVERAGE;
+            covered += p;
+            more
+        })
+        .collect();
+    AnalysisJson {
+        board: board.name().into(),
+        goal: board.goal(),
+        numbering: board.numbering().id(),
+        overshoot: board.overshoot().id(),
+        jumps: board.jumps().iter().map(|(&from, &to)| [from, to]).collect(),
+        min_throws: analysis.shortest.as_ref().map(|s| s.rolls.len()),
+        rolls: analysis.shortest.as_ref().map(|s| s.rolls.clone()),
+        squares: analysis.shortest.as_ref().map(|s| s.squares.clone()),
+        expected_turns: ExactJson::new(analysis.expectation.from_start.as_ref()),
+        per_square: analysis.expectation.per_square.iter().map(|e| e.as_ref().map(approximate)).collect(),
+        distribution: DistributionJson {
+            median: d.median,
+            mode: d.mode,
+            p90: d.p90,
+            p_min_exact: d.p_min.as_ref().map(|p| format!("{}/{}", p.numer(), p.denom())),
+            pmf,
+        },
+    }
+}

@@ -1,0 +1,78 @@
+//! The web app: a page for each game and the JSON API behind them.
+//!
+//! # Brief overview
+//!
+//! [`router`] builds the axum app around an [`AppState`], which holds the
+//! table store, the tables loaded so far and the ones being built. Handlers
+//! in `api` parse the query, run the game code on a blocking thread and
+//! answer JSON; `pages` serves the HTML, CSS and JavaScript compiled into
+//! the binary. Every error becomes an [`ApiError`]: a status and
+//! `{"error": "…"}`.
+//!
+//! # Examples
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let state = solved_web::AppState::new(solved_engine::TableStore::new("tables"));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! solved_web::serve(listener, state, std::future::pending()).await
+//! # }
+//! ```
+
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+#![forbid(unsafe_code)]
+
+mod api;
+mod error;
+mod pages;
+mod state;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use tower_http::limit::RequestBodyLimitLayer;
+
+pub use crate::error::ApiError;
+pub use crate::state::AppState;
+
+/// The longest query string accepted.
+const MAX_QUERY: usize = 4096;
+/// The largest request body accepted (no endpoint takes one).
+const MAX_BODY: usize = 16 * 1024;
+
+/// The whole app.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .merge(pages::routes())
+        .nest("/api", api::routes())
+        .fallback(|| async { ApiError::not_found("no such page or endpoint") })
+        .layer(middleware::from_fn(limit_query))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .with_state(Arc::new(state))
+}
+
+async fn limit_query(request: Request, next: Next) -> Result<Response, ApiError> {
+    let length = request.uri().query().map_or(0, str::len);
+    if length > MAX_QUERY {
+        return Err(ApiError::bad_request(format!("query string of {length} bytes, at most {MAX_QUERY} allowed")));
+    }
+    Ok(next.run(request).await)
+}
+
+/// Serves the app on `listener` until `stop` completes, then lets the
+/// requests in flight finish.
+///
+/// # Errors
+///
+/// If accepting connections fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state)).with_graceful_shutdown(stop).await
+}

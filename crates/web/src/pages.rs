@@ -1,0 +1,83 @@
+//! The pages and their assets, compiled into the binary.
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use solved_games::registry::GAMES;
+
+use crate::api::Shared;
+use crate::error::ApiError;
+
+/// Each asset: its name under `/assets/`, its content type and its text.
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
+    ("common.js", "text/javascript; charset=utf-8", include_str!("../assets/common.js")),
+    ("dodgem.js", "text/javascript; charset=utf-8", include_str!("../assets/dodgem.js")),
+    ("dots-and-boxes.js", "text/javascript; charset=utf-8", include_str!("../assets/dots-and-boxes.js")),
+    ("snakes.js", "text/javascript; charset=utf-8", include_str!("../assets/snakes.js")),
+    ("tic-tac-chec.js", "text/javascript; charset=utf-8", include_str!("../assets/tic-tac-chec.js")),
+];
+
+pub(crate) fn routes() -> Router<Shared> {
+    let mut router = Router::new().route("/", get(index)).route("/assets/{name}", get(asset));
+    for game in GAMES {
+        router = router.route(&format!("/{}", game.id), get(move || async move { game_page(game.id, game.name) }));
+    }
+    router
+}
+
+fn shell(title: &str, body: &str) -> Html<String> {
+    let nav: String = GAMES.iter().map(|g| format!(r#"<a href="/{}">{}</a>"#, g.id, g.name)).collect();
+    Html(format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · solved</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/style.css">
+</head>
+<body>
+<header><a class="brand" href="/">solved</a><nav>{nav}</nav></header>
+<main>
+{body}
+</main>
+</body>
+</html>
+"#
+    ))
+}
+
+async fn index() -> Html<String> {
+    let cards: String = GAMES
+        .iter()
+        .map(|g| format!(r#"<a class="card" href="/{}"><h2>{}</h2><p>{}</p></a>"#, g.id, g.name, g.about))
+        .collect();
+    shell(
+        "Games",
+        &format!(
+            "<h1>Small games, strongly solved</h1>\n<p>Every position of each game has been solved: play against \
+             the perfect player, ask for hints, and see the value of every move.</p>\n<div class=\"cards\">{cards}</div>"
+        ),
+    )
+}
+
+fn game_page(id: &str, name: &str) -> Html<String> {
+    shell(
+        name,
+        &format!(
+            "<h1>{name}</h1>\n<div id=\"app\" data-game=\"{id}\"></div>\n<script src=\"/assets/common.js\"></script>\n\
+             <script src=\"/assets/{id}.js\"></script>"
+        ),
+    )
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|(asset, _, _)| *asset == name) {
+        Some(&(_, content_type, text)) => ([(header::CONTENT_TYPE, content_type)], text).into_response(),
+        None => ApiError::not_found(format!("no asset {name:?}")).into_response(),
+    }
+}

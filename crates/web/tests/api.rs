@@ -1,0 +1,286 @@
+//! The JSON API: every endpoint's answers, checked against the games
+//! themselves, and every kind of bad request.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value as Json;
+use solved_engine::{Silent, TableStore};
+use solved_games::dodgem::{Dodgem, Objective};
+use solved_games::dots_and_boxes::{Board, Variant};
+use solved_games::registry::Game;
+use solved_games::snakes;
+use solved_web::AppState;
+use tower::ServiceExt;
+
+struct Server {
+    _dir: tempfile::TempDir,
+    store: TableStore,
+    app: Router,
+}
+
+fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let app = solved_web::router(AppState::new(store.clone()));
+    Server { _dir: dir, store, app }
+}
+
+impl Server {
+    async fn request(&self, method: Method, uri: &str, body: Body) -> (StatusCode, String) {
+        let request = Request::builder().method(method).uri(uri).body(body).unwrap();
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8(bytes.to_vec()).unwrap())
+    }
+
+    async fn get(&self, uri: &str) -> (StatusCode, Json) {
+        let (status, text) = self.request(Method::GET, uri, Body::empty()).await;
+        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{uri} answered {text:?}: {e}")))
+    }
+
+    async fn ok(&self, uri: &str) -> Json {
+        let (status, body) = self.get(uri).await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+        body
+    }
+
+    /// Asserts a 400 whose message contains `words`.
+    async fn refused(&self, uri: &str, words: &str) {
+        let (status, body) = self.get(uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        let message = body["error"].as_str().unwrap_or_else(|| panic!("{uri}: no error in {body}"));
+        assert!(message.contains(words), "{uri}: {message:?} does not say {words:?}");
+    }
+}
+
+fn label(value: &Json) -> String {
+    match value["value"].as_str().unwrap() {
+        "win" => format!("W{}", value["distance"]),
+        "loss" => format!("L{}", value["distance"]),
+        _ => "=".into(),
+    }
+}
+
+#[tokio::test]
+async fn games_lists_every_game_and_every_page_is_served() {
+    let server = server();
+    let games = server.ok("/api/games").await;
+    let ids: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["dodgem", "dots-and-boxes", "snakes", "tic-tac-chec"]);
+    for page in ["/", "/dodgem", "/dots-and-boxes", "/snakes", "/tic-tac-chec"] {
+        let (status, html) = server.request(Method::GET, page, Body::empty()).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert!(html.starts_with("<!doctype html>"), "{page}");
+    }
+    for asset in ["style.css", "common.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"] {
+        let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
+        assert_eq!(status, StatusCode::OK, "{asset}");
+        assert!(!text.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn dodgem_probe_ranks_every_move_as_the_table_does() {
+    let server = server();
+    let body = server.ok("/api/dodgem/probe?size=3").await;
+    assert_eq!(body["position"], "B../B../.RR B");
+    assert_eq!((body["value"].as_str(), body["distance"].as_u64()), (Some("win"), Some(19)));
+    let game = Dodgem::new(3, Objective::Normal).unwrap();
+    let (table, _) = Game::Dodgem(game.clone()).table(&server.store, &Silent).unwrap();
+    let ranked = game.ranked_moves(&game.start(), &table);
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), ranked.len());
+    for (shown, (m, value, child)) in moves.iter().zip(&ranked) {
+        assert_eq!(shown["move"], m.to_string());
+        assert_eq!(shown["position"], child.to_string());
+        assert_eq!(label(shown), value.to_string());
+    }
+    // The computer picks a best move.
+    let choice = body["choice"].as_str().unwrap();
+    let chosen = moves.iter().find(|m| m["move"] == choice).unwrap();
+    assert_eq!(label(chosen), label(&moves[0]));
+
+    let misere = server.ok("/api/dodgem/probe?size=3&misere=true").await;
+    assert_ne!(misere["moves"], body["moves"], "misère has other values");
+    let later = server.ok("/api/dodgem/probe?position=.B./B../.RR%20R").await;
+    assert_eq!(later["turn"], "Red");
+    assert_eq!(later["size"], 3);
+}
+
+#[tokio::test]
+async fn dodgem_summary_matches_the_solver() {
+    let server = server();
+    let body = server.ok("/api/dodgem/summary?size=3").await;
+    let game = Dodgem::new(3, Objective::Normal).unwrap();
+    let (table, _) = Game::Dodgem(game.clone()).table(&server.store, &Silent).unwrap();
+    let summary = game.summary(&table).unwrap();
+    assert_eq!(body["positions"], summary.all.positions);
+    assert_eq!(body["wins"], summary.all.wins);
+    assert_eq!(body["losses"], summary.all.losses);
+    assert_eq!(body["draws"], summary.all.draws);
+    assert_eq!(body["start"]["value"], "win");
+    assert_eq!(body["variant"], "normal");
+}
+
+#[tokio::test]
+async fn dodgem_bad_requests_say_what_is_wrong() {
+    let server = server();
+    server.refused("/api/dodgem/probe", "size").await;
+    server.refused("/api/dodgem/probe?size=9", "size").await;
+    server.refused("/api/dodgem/probe?size=three", "size").await;
+    server.refused("/api/dodgem/probe?size=3&misere=maybe", "misere").await;
+    server.refused("/api/dodgem/probe?position=B../B../.RX%20B", "unexpected").await;
+    server.refused("/api/dodgem/probe?position=B..", "expected the ranks").await;
+    server.refused("/api/dodgem/probe?size=4&position=B../B../.RR%20B", "not 4x4").await;
+    server.refused("/api/dodgem/probe?size=3&colour=blue", "unknown parameter \"colour\"").await;
+    server.refused("/api/dodgem/summary?size=1", "size").await;
+}
+
+#[tokio::test]
+async fn dots_and_boxes_probe_scores_every_line_and_plays_a_best_one() {
+    let server = server();
+    let body = server.ok("/api/dots-and-boxes/probe?rows=2&cols=2").await;
+    assert_eq!(body["value"], 2);
+    assert_eq!(body["to_move"], "A");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 12);
+    // A, B and A draw three sides of the top-left box: B takes it and moves again.
+    let taken = server.ok("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,ba,bc").await;
+    assert_eq!(taken["to_move"], "B");
+    let take = taken["moves"].as_array().unwrap().iter().find(|m| m["move"] == "cb").unwrap();
+    assert_eq!(take["takes"], 1);
+    let owned = server.ok("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,ba,bc,cb").await;
+    assert_eq!(owned["owners"][0], "B");
+    assert_eq!(owned["score_so_far"], -1);
+    assert_eq!(owned["to_move"], "B");
+    let board = Board::new(2, 2, Variant::American).unwrap();
+    let (table, _) = Game::DotsAndBoxes(board.clone()).table(&server.store, &Silent).unwrap();
+    let pos = solved_games::dots_and_boxes::parse_moves(&board, "ab,ba,bc,cb").unwrap();
+    assert_eq!(owned["value"], board.value(&table, &pos));
+    let choice = owned["choice"].as_str().unwrap();
+    let best = owned["moves"].as_array().unwrap().iter().find(|m| m["move"] == choice).unwrap();
+    assert_eq!(best["best"], true);
+    // The variant's lines are drawn from the start.
+    let swedish = server.ok("/api/dots-and-boxes/probe?rows=1&cols=2&variant=swedish").await;
+    assert_eq!(swedish["drawn"].as_array().unwrap().len(), 6);
+    assert_eq!(swedish["moves"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn dots_and_boxes_builds_a_large_table_in_the_background() {
+    let server = server();
+    let uri = "/api/dots-and-boxes/probe?rows=1&cols=8";
+    let (status, body) = server.get(uri).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    assert_eq!(body["lines"], 25);
+    for _ in 0..600 {
+        let (status, body) = server.get(uri).await;
+        if status == StatusCode::OK {
+            assert_eq!(body["moves"].as_array().unwrap().len(), 25);
+            return;
+        }
+        assert_eq!(status, StatusCode::ACCEPTED);
+        assert!((0.0..=1.0).contains(&body["done"].as_f64().unwrap()));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the 1x8 table was not built in two minutes");
+}
+
+#[tokio::test]
+async fn dots_and_boxes_bad_requests_say_what_is_wrong() {
+    let server = server();
+    server.refused("/api/dots-and-boxes/probe?cols=2", "rows").await;
+    server.refused("/api/dots-and-boxes/probe?rows=0&cols=2", "1 to 12").await;
+    server.refused("/api/dots-and-boxes/probe?rows=300&cols=2", "rows").await;
+    server.refused("/api/dots-and-boxes/probe?rows=5&cols=5", "undrawn lines").await;
+    server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&variant=danish", "danish").await;
+    server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,zz", "move 2").await;
+    server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,ab", "drawn already").await;
+    server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=aa", "dot").await;
+}
+
+#[tokio::test]
+async fn snakes_analyse_gives_the_exact_figures() {
+    let server = server();
+    let names = server.ok("/api/snakes/boards").await;
+    assert_eq!(names.as_array().unwrap().len(), snakes::BUILT_IN.len());
+    let body = server.ok("/api/snakes/analyse?board=milton-bradley").await;
+    assert_eq!(body["min_throws"], 7);
+    let board = snakes::built_in("milton-bradley", snakes::Overshoot::Stay).unwrap();
+    let expected = snakes::expected_turns(&board).from_start.unwrap();
+    assert_eq!(body["expected_turns"]["exact"], format!("{}/{}", expected.numer(), expected.denom()));
+    assert_eq!(body["per_square"].as_array().unwrap().len(), 101);
+    assert_eq!(body["jumps"].as_array().unwrap().len(), 19);
+    let pmf: f64 = body["distribution"]["pmf"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+    assert!((0.999..=1.0 + 1e-9).contains(&pmf), "the plotted distribution covers {pmf}");
+
+    let custom = server.ok("/api/snakes/analyse?goal=10&jumps=2:9&overshoot=pass").await;
+    assert_eq!(custom["min_throws"], 2, "a 2 up the ladder to 9, then any roll finishes");
+    assert_eq!(custom["overshoot"], "pass");
+    let stuck = server.ok("/api/snakes/analyse?goal=12&numbering=cells&jumps=").await;
+    assert_eq!(stuck["numbering"], "cells");
+    assert_eq!(stuck["min_throws"], 2);
+}
+
+#[tokio::test]
+async fn snakes_bad_requests_say_what_is_wrong() {
+    let server = server();
+    server.refused("/api/snakes/analyse", "board").await;
+    server.refused("/api/snakes/analyse?board=ludo", "ludo").await;
+    server.refused("/api/snakes/analyse?board=milton-bradley&goal=100", "not both").await;
+    server.refused("/api/snakes/analyse?goal=5000&jumps=", "up to 400").await;
+    server.refused("/api/snakes/analyse?goal=100&jumps=3-50", "FROM:TO").await;
+    server.refused("/api/snakes/analyse?goal=100&jumps=3:50,50:3", "circle").await;
+    server.refused("/api/snakes/analyse?goal=100&jumps=3:500", "leaves the board").await;
+    server.refused("/api/snakes/analyse?goal=100&numbering=rows&jumps=", "numbering").await;
+    server.refused("/api/snakes/analyse?board=milton-bradley&overshoot=wrap", "wrap").await;
+}
+
+#[tokio::test]
+async fn tic_tac_chec_without_a_table_lists_moves_and_the_command() {
+    let server = server();
+    let body = server.ok("/api/tic-tac-chec/probe").await;
+    assert_eq!(body["position"], "..../..../..../.... w -- open");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 64);
+    assert!(body.get("value").is_none());
+    assert!(body["missing"]["command"].as_str().unwrap().starts_with("solved solve tic-tac-chec"));
+    let outbound =
+        server.ok("/api/tic-tac-chec/probe?pawn=outbound&position=..../..r./.N../....%20w%20--%20open").await;
+    assert!(outbound["missing"]["command"].as_str().unwrap().contains("--pawn outbound"));
+    assert_eq!(outbound["turn"], "white");
+    // A won position has no moves.
+    let over = server.ok("/api/tic-tac-chec/probe?position=PNBR/..../nbr./...p%20b%20du%20post").await;
+    assert_eq!(over["over"], true);
+    assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn tic_tac_chec_bad_requests_say_what_is_wrong() {
+    let server = server();
+    server.refused("/api/tic-tac-chec/probe?position=nonsense", "position").await;
+    server.refused("/api/tic-tac-chec/probe?pawn=sideways", "sideways").await;
+    server.refused("/api/tic-tac-chec/probe?position=..../..../..../....%20x%20--%20open", "position").await;
+}
+
+#[tokio::test]
+async fn unknown_paths_methods_and_oversized_requests_are_refused() {
+    let server = server();
+    let (status, body) = server.get("/api/chess/probe").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["error"].is_string());
+    let (status, _) = server.get("/assets/missing.js").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let long = format!("/api/dodgem/probe?size=3&position={}", "B".repeat(5000));
+    let (status, body) = server.get(&long).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("query string"));
+    let (status, _) = server.request(Method::POST, "/api/games", Body::from(vec![b'x'; 100_000])).await;
+    assert!(status == StatusCode::PAYLOAD_TOO_LARGE || status == StatusCode::METHOD_NOT_ALLOWED, "{status}");
+    let (status, _) = server.request(Method::POST, "/api/games", Body::empty()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    server.refused("/api/dodgem/probe?size=3&size=4", "given twice").await;
+}

@@ -1,0 +1,124 @@
+// A full 2×2 game as A against the computer, every score checked against `solved probe dots-and-boxes`, and a
+// board too large to build at once.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { cli, openBrowser, screenshot, startServer } from "./harness.js";
+
+let server;
+let session;
+
+before(async () => {
+  server = await startServer();
+  session = await openBrowser();
+});
+
+after(async () => {
+  await session.browser.close();
+  await server.stop();
+});
+
+const probe = (rows, cols, variant, moves) =>
+  cli(server.dataDir, "probe", "dots-and-boxes", "--rows", rows, "--cols", cols, "--variant", variant, moves);
+
+/** Waits for the human's turn or the end, with the lines drawn no longer `previous`. */
+async function settled(page, previous) {
+  await page.waitForFunction(
+    (old) => {
+      const status = document.getElementById("status").textContent;
+      const moves = document.getElementById("moves")?.textContent;
+      return moves !== undefined && moves !== old && /\(you\)|Game over/.test(status);
+    },
+    previous,
+  );
+}
+
+const lines = (page) =>
+  page.$$eval("g.line", (nodes) =>
+    nodes.map((n) => ({ move: n.dataset.line, score: Number(n.dataset.score), best: n.dataset.best === "true" })),
+  );
+
+test("a full 2×2 game as A with hints and the Hint button, against the perfect player", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  const start = probe("2", "2", "american", "");
+  assert.match(await page.locator("#status").innerText(), /final score A − B is \+2/);
+  assert.equal(start.value, 2);
+  let moves = "";
+  for (let turn = 0; turn < 12; turn++) {
+    if (/Game over/.test(await page.locator("#status").innerText())) break;
+    const truth = probe("2", "2", "american", moves);
+    const shown = (await lines(page)).sort((a, b) => a.move.localeCompare(b.move));
+    const expected = truth.moves.map(({ move, score, best }) => ({ move, score, best }));
+    assert.deepEqual(shown, expected.sort((a, b) => a.move.localeCompare(b.move)), `scores after ${moves || "nothing"}`);
+    await page.click("#hint");
+    const hinted = await page.getAttribute("g.line.hinted", "data-line");
+    assert.ok(truth.moves.find((m) => m.move === hinted).best, `the hint ${hinted} is a best line`);
+    if (turn === 1) await screenshot(page, "dots-and-boxes");
+    await page.click(`g.line[data-line="${hinted}"]`);
+    const before = moves;
+    await settled(page, before || "none yet");
+    moves = await page.locator("#moves").innerText();
+  }
+  const status = await page.locator("#status").innerText();
+  assert.match(status, /Game over: A wins, 3–1\. You win!/);
+  // Every line the computer drew was one of its best.
+  const played = moves.split(",");
+  let prefix = [];
+  for (const line of played) {
+    const truth = probe("2", "2", "american", prefix.join(","));
+    if (truth.to_move === "B") {
+      assert.ok(truth.moves.find((m) => m.move === line).best, `the computer's ${line} after ${prefix.join(",")}`);
+    }
+    prefix.push(line);
+  }
+  // Boxes show their owners.
+  const owners = await page.$$eval("g.box", (nodes) => nodes.map((n) => n.dataset.owner).sort());
+  assert.deepEqual(owners, ["A", "A", "A", "B"]);
+  assert.deepEqual(problems, []);
+});
+
+test("the computer as A on 3×4 Icelandic, and undo", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  await page.selectOption("#preset", "3");
+  await page.waitForFunction(() => document.querySelectorAll("g.line").length === 24);
+  await page.selectOption("#computer", "A");
+  await settled(page, "none yet");
+  const first = await page.locator("#moves").innerText();
+  const truth = probe("3", "4", "icelandic", "");
+  assert.ok(truth.moves.find((m) => m.move === first).best, `the computer opens with a best line, not ${first}`);
+  const reply = probe("3", "4", "icelandic", first);
+  const shown = (await lines(page)).sort((a, b) => a.move.localeCompare(b.move));
+  assert.deepEqual(shown, reply.moves.map(({ move, score, best }) => ({ move, score, best })).sort((a, b) => a.move.localeCompare(b.move)));
+  const worst = reply.moves.find((m) => !m.best) || reply.moves[0];
+  await page.click(`g.line[data-line="${worst.move}"]`);
+  await settled(page, first);
+  await page.click("#undo");
+  await page.waitForFunction((f) => document.getElementById("moves").textContent === f, first);
+  assert.deepEqual(problems, []);
+});
+
+test("a board too large to build at once shows its progress, then plays", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  const answers = [];
+  page.on("response", (response) => {
+    if (response.url().includes("/api/dots-and-boxes/probe")) answers.push(response.status());
+  });
+  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  await page.selectOption("#preset", "custom");
+  await page.fill("#rows", "1");
+  await page.fill("#cols", "8");
+  await page.click("#custom-go");
+  await page.waitForFunction(() => document.querySelectorAll("g.line").length === 25, null, { timeout: 120_000 });
+  assert.ok(answers.includes(202), `the first answers report progress (${answers})`);
+  const truth = probe("1", "8", "american", "");
+  const shown = await lines(page);
+  assert.equal(shown.filter((l) => l.best).length, truth.moves.filter((m) => m.best).length);
+  assert.deepEqual(problems, []);
+});

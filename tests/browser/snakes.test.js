@@ -1,0 +1,102 @@
+// Snakes and Ladders: the Milton Bradley board against `solved solve snakes`, and the board editor.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { cli, openBrowser, screenshot, startServer } from "./harness.js";
+
+let server;
+let session;
+
+before(async () => {
+  server = await startServer();
+  session = await openBrowser();
+});
+
+after(async () => {
+  await session.browser.close();
+  await server.stop();
+});
+
+const solve = (...args) => cli(server.dataDir, "solve", "snakes", "--per-square", ...args);
+
+/** Waits until the analysis shown is no longer `previous`. */
+async function analysed(page, previous) {
+  await page.waitForFunction(
+    (old) => {
+      const exact = document.getElementById("expected-exact")?.textContent;
+      return exact && exact !== old && !document.getElementById("status").textContent.startsWith("Analysing");
+    },
+    previous,
+  );
+  return page.locator("#expected-exact").innerText();
+}
+
+test("the Milton Bradley board: fewest throws, path, exact expectation, heat map, distribution", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  await page.goto(`${server.url}/snakes`);
+  await analysed(page, undefined);
+  const truth = solve("--board", "milton-bradley");
+  assert.equal(await page.locator("#min-throws").innerText(), String(truth.min_throws));
+  assert.equal(truth.min_throws, 7);
+  assert.equal(await page.locator("#rolls").innerText(), truth.rolls.join(", "));
+  assert.equal(await page.locator("#expected-exact").innerText(), truth.expected_turns.exact);
+  assert.equal(await page.locator("#expected").innerText(), truth.expected_turns.decimal);
+  // The path visits every square of the shortest game.
+  const points = (await page.getAttribute("#path", "points")).trim().split(/\s+/);
+  assert.equal(points.length, truth.squares.length);
+  // The heat map: a square per position, each with its expected turns.
+  const titles = await page.$$eval("g.square title", (nodes) => nodes.map((n) => n.textContent));
+  assert.equal(titles.length, 100);
+  for (const title of titles) {
+    const [square, rest] = title.split(": ");
+    const expected = Number(truth.per_square[Number(square)].expected_turns.decimal);
+    assert.equal(rest, `${expected.toFixed(3)} turns to go`, `square ${square}`);
+  }
+  const fills = new Set(await page.$$eval("g.square rect", (nodes) => nodes.map((n) => n.getAttribute("fill"))));
+  assert.ok(fills.size > 20, "the heat map has many colours");
+  assert.ok((await page.locator("#distribution rect.bar").count()) > 100, "the distribution is plotted");
+  assert.equal(await page.locator("line.ladder").count(), 9);
+  assert.equal(await page.locator("line.snake").count(), 10);
+  await screenshot(page, "snakes");
+  assert.deepEqual(problems, []);
+});
+
+test("the editor adds and removes jumps, and refuses a loop", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  await page.goto(`${server.url}/snakes`);
+  const original = await analysed(page, undefined);
+  await page.check("#edit");
+  // A ladder from 3 to 50.
+  await page.click('g.square[data-square="3"]');
+  await page.click('g.square[data-square="50"]');
+  const edited = await analysed(page, original);
+  const jumps = await page.$$eval("line[data-jump]", (nodes) => nodes.map((n) => n.dataset.jump));
+  assert.ok(jumps.includes("3:50"));
+  const truth = solve("--goal", "100", "--jumps", jumps.join(","));
+  assert.equal(edited, truth.expected_turns.exact);
+  assert.equal(await page.locator("#min-throws").innerText(), String(truth.min_throws));
+  // A snake from 50 back to 3 would make a loop: refused, the board stays.
+  await page.click('g.square[data-square="50"]');
+  await page.click('g.square[data-square="3"]');
+  await page.waitForFunction(() => document.getElementById("status").classList.contains("error"));
+  assert.match(await page.locator("#status").innerText(), /circle|cycle|loop/i);
+  assert.equal(await page.locator("#expected-exact").innerText(), edited);
+  // Clicking the ladder's foot removes it.
+  await page.click('g.square[data-square="3"]');
+  assert.equal(await analysed(page, edited), original);
+  assert.deepEqual(problems.filter((p) => !p.includes("400")), []);
+});
+
+test("a blank board of 30 squares", async () => {
+  const { page, problems } = session;
+  problems.length = 0;
+  await page.goto(`${server.url}/snakes`);
+  const original = await analysed(page, undefined);
+  await page.fill("#goal", "30");
+  await page.click("#blank");
+  const blank = await analysed(page, original);
+  assert.equal(blank, solve("--goal", "30", "--jumps", "").expected_turns.exact);
+  assert.equal(await page.locator("g.square").count(), 30);
+  assert.deepEqual(problems, []);
+});

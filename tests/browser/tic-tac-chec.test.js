@@ -1,0 +1,116 @@
+// The Tic-Tac-Chec explorer: without a table (what a fresh machine has) and, when $TTC_DATA_DIR holds the
+// solved tables, with every value checked against `solved probe tic-tac-chec`.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { cli, label, openBrowser, screenshot, startServer } from "./harness.js";
+
+const EMPTY = "..../..../..../.... w -- open";
+let session;
+
+before(async () => {
+  session = await openBrowser();
+});
+
+after(async () => {
+  await session.browser.close();
+});
+
+/** Waits until the position shown is no longer `previous`, and returns it. */
+async function moved(page, previous) {
+  await page.waitForFunction((old) => {
+    const shown = document.getElementById("position").textContent;
+    return shown !== "" && shown !== old;
+  }, previous);
+  return page.locator("#position").innerText();
+}
+
+/** Drags the piece matching `selector` onto the square `to`. */
+async function drag(page, selector, to) {
+  const piece = await page.locator(selector).boundingBox();
+  const square = await page.locator(`rect.square[data-square="${to}"]`).boundingBox();
+  await page.mouse.move(piece.x + piece.width / 2, piece.y + piece.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(square.x + square.width / 2, square.y + square.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+test("without a table: the page says how to build it, and the rules can still be explored", async () => {
+  const server = await startServer();
+  const { page, problems } = session;
+  problems.length = 0;
+  try {
+    await page.goto(`${server.url}/tic-tac-chec`);
+    await moved(page, "");
+    await page.waitForSelector("#missing:not([hidden])");
+    const missing = await page.locator("#missing").innerText();
+    assert.match(missing, /solved solve tic-tac-chec && solved compact tic-tac-chec/);
+    assert.match(missing, /about 5 minutes/);
+    // The empty board: every piece of White's hand on every square.
+    assert.equal(await page.locator("#moves button").count(), 64);
+    await page.click('#moves button[data-move="N@b2"]');
+    const afterKnight = await moved(page, EMPTY);
+    assert.equal(afterKnight, "..../..../.N../.... b -- open");
+    assert.equal(new URL(page.url()).searchParams.get("position"), afterKnight);
+    // Black drags its rook from its hand to c3.
+    await drag(page, 'g.piece[data-color="black"][data-piece="R"][data-square="hand"]', "c3");
+    const afterRook = await moved(page, afterKnight);
+    assert.equal(afterRook, "..../..r./.N../.... w -- open");
+    // Back and forward through the line.
+    await page.click("#back");
+    assert.equal(await moved(page, afterRook), afterKnight);
+    await page.click("#forward");
+    assert.equal(await moved(page, afterKnight), afterRook);
+    // The URL reopens the position.
+    await page.goto(page.url());
+    assert.equal(await moved(page, ""), afterRook);
+    await screenshot(page, "tic-tac-chec-no-table");
+    assert.deepEqual(problems, []);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("with the tables: ranked moves and values agree with the CLI along a best line", { skip: !process.env.TTC_DATA_DIR && "set TTC_DATA_DIR to a directory holding the solved tables" }, async () => {
+  const dataDir = process.env.TTC_DATA_DIR;
+  const server = await startServer(dataDir);
+  const { page, problems } = session;
+  problems.length = 0;
+  try {
+    // Positions after the opening, opened by URL: a draw followed for eight plies, and a win in one played out.
+    const starts = [
+      ["n..R/..../.NB./.... w -- post", 8],
+      ["n..b/..../..../RBN. w -- post", 8],
+    ];
+    for (const [start, plies] of starts) {
+      await page.goto(`${server.url}/tic-tac-chec?position=${encodeURIComponent(start)}`);
+      let position = await moved(page, "");
+      assert.equal(position, start);
+      for (let ply = 0; ply < plies; ply++) {
+        const truth = cli(dataDir, "probe", "tic-tac-chec", position);
+        const shown = await page.$$eval("#moves button", (nodes) => nodes.map((n) => [n.dataset.move, n.dataset.label]));
+        assert.deepEqual(shown, truth.moves.map((m) => [m.move, label(m)]), `moves at ${position}`);
+        const status = await page.locator("#status").innerText();
+        if (truth.moves.length === 0) {
+          assert.match(status, /Game over: White has four in a line/);
+          break;
+        }
+        assert.match(status, new RegExp(truth.value === "draw" ? "draw" : `${truth.value} in ${truth.distance}`));
+        if (ply === 0) {
+          // Click a piece: its destinations carry the same labels.
+          const square = truth.moves.find((m) => m.move.includes("-")).move.slice(0, 2);
+          await page.click(`g.piece[data-square="${square}"]`);
+          const marks = await page.$$eval("g.target", (nodes) => nodes.map((n) => [n.dataset.move, n.textContent]));
+          const expected = truth.moves.filter((m) => m.move.startsWith(`${square}-`)).map((m) => [m.move, label(m)]);
+          assert.deepEqual(new Map(marks), new Map(expected));
+          if (start.includes("RBN")) await screenshot(page, "tic-tac-chec");
+        }
+        await page.click("#best");
+        position = await moved(page, position);
+        assert.equal(position, truth.moves[0].position);
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await server.stop();
+  }
+});
