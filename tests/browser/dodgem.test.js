@@ -1,27 +1,16 @@
 // A full game of 3×3 Dodgem as Blue, every hint checked against `solved probe dodgem`.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { cli, label, openBrowser, screenshot, startServer } from "./harness.js";
+import { test } from "node:test";
+import { cli, label, screenshot, sharedServerAndBrowser } from "./harness.js";
 
-let server;
-let session;
+const shared = sharedServerAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  session = await openBrowser();
-});
-
-after(async () => {
-  await session.browser.close();
-  await server.stop();
-});
-
-const probe = (position) => cli(server.dataDir, "probe", "dodgem", position);
-const text = (selector) => session.page.locator(selector).innerText();
+const probe = (position) => cli(shared.server.dataDir, "probe", "dodgem", position);
+const text = (selector) => shared.session.page.locator(selector).innerText();
 
 /** Waits until it is the human's turn (or the game is over) at a position other than `previous`. */
 async function settled(previous) {
-  await session.page.waitForFunction(
+  await shared.session.page.waitForFunction(
     (old) => {
       const status = document.getElementById("status").textContent;
       const position = document.getElementById("position")?.textContent;
@@ -32,9 +21,9 @@ async function settled(previous) {
 }
 
 test("a full 3×3 game as Blue with hints, against the perfect player", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/dodgem?delay=0`);
+  await page.goto(`${shared.server.url}/dodgem?delay=0`);
   await settled(null);
   assert.match(await text("#status"), /Your move \(Blue\)\. With perfect play you have a win in 19\./);
   let sawExit = false;
@@ -79,9 +68,9 @@ test("a full 3×3 game as Blue with hints, against the perfect player", async ()
 });
 
 test("the misère option, the Red side and undo", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/dodgem?delay=0`);
+  await page.goto(`${shared.server.url}/dodgem?delay=0`);
   await settled(null);
   await page.selectOption("#side", "Red");
   await page.check("#misere");
@@ -89,7 +78,7 @@ test("the misère option, the Red side and undo", async () => {
   await settled("B../B../.RR B");
   const position = await text("#position");
   assert.match(position, / R$/);
-  const truth = cli(server.dataDir, "probe", "dodgem", "--misere", position);
+  const truth = cli(shared.server.dataDir, "probe", "dodgem", "--misere", position);
   const dots = await page.$$eval("g.dot", (nodes) => nodes.map((n) => [n.dataset.move, n.dataset.label]));
   assert.deepEqual(new Map(dots), new Map(truth.moves.map((m) => [m.move, label(m)])));
   const move = truth.moves[0];
@@ -103,24 +92,24 @@ test("the misère option, the Red side and undo", async () => {
 });
 
 test("a shared link replays its game, and a threefold repetition is reported", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
   // Blue shuffles a car between a1 and a2 while Red's middle car goes up, left and right again: the position
   // after plies 2, 6 and 10 is the same, with Blue to move.
   const moves = ["a2-a1", "c1-c2", "a1-a2", "c2-b2", "a2-a1", "b2-c2", "a1-a2", "c2-b2", "a2-a1", "b2-c2"];
-  await page.goto(`${server.url}/dodgem?delay=0&size=4&side=Blue&moves=${moves.join(",")}`);
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&side=Blue&moves=${moves.join(",")}`);
   await settled(null);
   assert.equal(await page.locator("#record li").count(), 10);
   assert.equal(await page.locator("#size").inputValue(), "4");
   const status = await page.locator("#status").innerText();
   assert.match(status, /Your move \(Blue\)/);
   assert.match(status, /Threefold repetition of this position \(the game goes on\)/);
-  const truth = cli(server.dataDir, "probe", "dodgem", "--size", "4", "--moves", moves.join(" "));
+  const truth = cli(shared.server.dataDir, "probe", "dodgem", "--size", "4", "--moves", moves.join(" "));
   assert.equal(await page.locator("#position").innerText(), truth.position);
   // The game goes on: Blue can still move.
   assert.ok((await page.locator("g.dot").count()) > 0);
   // An illegal move in a link stops the replay there.
-  await page.goto(`${server.url}/dodgem?delay=0&size=3&side=Red&moves=a3-b3,a1-a2`);
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Red&moves=a3-b3,a1-a2`);
   await page.waitForFunction(() => /not legal/.test(document.getElementById("status").textContent));
   assert.match(await page.locator("#status").innerText(), /Move 2 of the link, a1-a2, is not legal/);
   assert.deepEqual(problems, []);

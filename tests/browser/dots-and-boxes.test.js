@@ -1,24 +1,13 @@
 // A full 2×2 game as A against the computer, every score checked against `solved probe dots-and-boxes`, and a
 // board too large to build at once.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { cli, openBrowser, screenshot, startServer } from "./harness.js";
+import { test } from "node:test";
+import { cli, screenshot, sharedServerAndBrowser } from "./harness.js";
 
-let server;
-let session;
-
-before(async () => {
-  server = await startServer();
-  session = await openBrowser();
-});
-
-after(async () => {
-  await session.browser.close();
-  await server.stop();
-});
+const shared = sharedServerAndBrowser();
 
 const probe = (rows, cols, variant, moves) =>
-  cli(server.dataDir, "probe", "dots-and-boxes", "--rows", rows, "--cols", cols, "--variant", variant, moves);
+  cli(shared.server.dataDir, "probe", "dots-and-boxes", "--rows", rows, "--cols", cols, "--variant", variant, moves);
 
 /** Waits for the human's turn or the end, with the lines drawn no longer `previous`. */
 async function settled(page, previous) {
@@ -38,9 +27,9 @@ const lines = (page) =>
   );
 
 test("a full 2×2 game as A with hints and the Hint button, against the perfect player", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
   await settled(page, undefined);
   const start = probe("2", "2", "american", "");
   assert.match(await page.locator("#status").innerText(), /final score A − B is \+2/);
@@ -80,9 +69,9 @@ test("a full 2×2 game as A with hints and the Hint button, against the perfect 
 });
 
 test("the computer as A on 3×4 Icelandic, and undo", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
   await settled(page, undefined);
   await page.selectOption("#preset", "3");
   await page.waitForFunction(() => document.querySelectorAll("g.line").length === 24);
@@ -103,13 +92,13 @@ test("the computer as A on 3×4 Icelandic, and undo", async () => {
 });
 
 test("a board too large to build at once shows its progress, then plays", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
   const answers = [];
   page.on("response", (response) => {
     if (response.url().includes("/api/dots-and-boxes/probe")) answers.push(response.status());
   });
-  await page.goto(`${server.url}/dots-and-boxes?delay=0`);
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
   await settled(page, undefined);
   await page.selectOption("#preset", "custom");
   await page.fill("#rows", "1");

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,6 +78,21 @@ export async function openBrowser() {
     if (message.type() === "error") problems.push(`console error: ${message.text()}`);
   });
   return { browser, page, problems };
+}
+
+/** One server and one browser for all the tests of a file: `shared.server` and `shared.session` are set before
+ * the first test runs, and stopped after the last. */
+export function sharedServerAndBrowser() {
+  const shared = {};
+  before(async () => {
+    shared.server = await startServer();
+    shared.session = await openBrowser();
+  });
+  after(async () => {
+    await shared.session?.browser.close();
+    await shared.server?.stop();
+  });
+  return shared;
 }
 
 /** Saves a screenshot of the page as NAME.png. */

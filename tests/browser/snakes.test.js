@@ -1,22 +1,11 @@
 // Snakes and Ladders: the Milton Bradley board against `solved solve snakes`, and the board editor.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { cli, openBrowser, screenshot, startServer } from "./harness.js";
+import { test } from "node:test";
+import { cli, screenshot, sharedServerAndBrowser } from "./harness.js";
 
-let server;
-let session;
+const shared = sharedServerAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  session = await openBrowser();
-});
-
-after(async () => {
-  await session.browser.close();
-  await server.stop();
-});
-
-const solve = (...args) => cli(server.dataDir, "solve", "snakes", "--per-square", ...args);
+const solve = (...args) => cli(shared.server.dataDir, "solve", "snakes", "--per-square", ...args);
 
 /** Waits until the analysis shown is no longer `previous`. */
 async function analysed(page, previous) {
@@ -31,9 +20,9 @@ async function analysed(page, previous) {
 }
 
 test("the Milton Bradley board: fewest throws, path, exact expectation, heat map, distribution", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/snakes`);
+  await page.goto(`${shared.server.url}/snakes`);
   await analysed(page, undefined);
   const truth = solve("--board", "milton-bradley");
   assert.equal(await page.locator("#min-throws").innerText(), String(truth.min_throws));
@@ -62,9 +51,9 @@ test("the Milton Bradley board: fewest throws, path, exact expectation, heat map
 });
 
 test("the editor adds and removes jumps, and refuses a loop", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/snakes`);
+  await page.goto(`${shared.server.url}/snakes`);
   const original = await analysed(page, undefined);
   await page.check("#edit");
   // A ladder from 3 to 50.
@@ -89,9 +78,9 @@ test("the editor adds and removes jumps, and refuses a loop", async () => {
 });
 
 test("a blank board of 30 squares", async () => {
-  const { page, problems } = session;
+  const { page, problems } = shared.session;
   problems.length = 0;
-  await page.goto(`${server.url}/snakes`);
+  await page.goto(`${shared.server.url}/snakes`);
   const original = await analysed(page, undefined);
   await page.fill("#goal", "30");
   await page.click("#blank");

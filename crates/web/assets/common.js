@@ -83,6 +83,12 @@ function computerDelay() {
   return asked === null ? 350 : Math.max(0, Number(asked) || 0);
 }
 
+/** The hints checkbox, ticked at first; `onToggle(ticked)` runs on every change. */
+function hintsToggle(onToggle) {
+  const box = h("input", { type: "checkbox", id: "hints", checked: true, onchange: () => onToggle(box.checked) });
+  return box;
+}
+
 /** A status line whose text and error state can be set. */
 function statusLine() {
   const node = h("div", { class: "status", id: "status", role: "status" });

@@ -31,14 +31,9 @@
     h("option", { value: "Red" }, "Red"),
   );
   const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => newGame() });
-  const hintsBox = h("input", {
-    type: "checkbox",
-    id: "hints",
-    checked: true,
-    onchange: () => {
-      state.hints = hintsBox.checked;
-      render();
-    },
+  const hintsBox = hintsToggle((ticked) => {
+    state.hints = ticked;
+    render();
   });
   const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
   const status = statusLine();

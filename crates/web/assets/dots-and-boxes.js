@@ -42,14 +42,9 @@
     h("option", { value: "A" }, "A (you are B)"),
     h("option", { value: "" }, "neither (you play both)"),
   );
-  const hintsBox = h("input", {
-    type: "checkbox",
-    id: "hints",
-    checked: true,
-    onchange: () => {
-      state.hints = hintsBox.checked;
-      render();
-    },
+  const hintsBox = hintsToggle((ticked) => {
+    state.hints = ticked;
+    render();
   });
   const hintButton = h("button", { id: "hint", onclick: () => showHint() }, "Hint");
   const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
