@@ -3,19 +3,6 @@
 use serde::Serialize;
 use solved_engine::Value;
 
-/// A value as `"win"`, `"loss"` or `"draw"` with its distance.
-#[derive(Debug, Serialize)]
-pub struct ValueJson {
-    pub value: &'static str,
-    pub distance: Option<u16>,
-}
-
-impl From<Value> for ValueJson {
-    fn from(value: Value) -> ValueJson {
-        ValueJson { value: value.outcome_word(), distance: value.plies().map(|p| p.0) }
-    }
-}
-
 #[derive(Debug, Serialize)]
 pub struct TallyJson {
     pub positions: u64,
@@ -34,7 +21,7 @@ pub struct DodgemSolveJson {
     pub losses: u64,
     pub draws: u64,
     pub reachable: TallyJson,
-    pub start: ValueJson,
+    pub start: Value,
     pub max_win_distance: Option<u16>,
     pub max_loss_distance: Option<u16>,
     pub mutual_zugzwang: u64,
@@ -47,7 +34,7 @@ pub struct DodgemSolveJson {
 pub struct ProbeJson {
     pub position: String,
     #[serde(flatten)]
-    pub value: ValueJson,
+    pub value: Value,
     pub moves: Vec<MoveJson>,
 }
 
@@ -56,7 +43,7 @@ pub struct MoveJson {
     #[serde(rename = "move")]
     pub m: String,
     #[serde(flatten)]
-    pub value: ValueJson,
+    pub value: Value,
     pub position: String,
 }
 
@@ -79,8 +66,8 @@ pub struct RecordMoveJson {
     pub ours: String,
     pub before: Option<String>,
     pub legal: Option<bool>,
-    pub value_before: Option<ValueJson>,
-    pub value_after: Option<ValueJson>,
+    pub value_before: Option<Value>,
+    pub value_after: Option<Value>,
     pub drawing_moves: usize,
     pub problems: Vec<String>,
 }
@@ -275,7 +262,7 @@ pub struct ChecSolveJson {
     pub opening: PhaseJson,
     pub opening_plies: Vec<PlyJson>,
     pub distance_histogram: Vec<HistogramJson>,
-    pub start: ValueJson,
+    pub start: Value,
     pub seconds: f64,
     pub peak_memory_bytes: Option<u64>,
     pub table: String,
@@ -347,8 +334,8 @@ pub struct VariantsJson {
 #[derive(Debug, Serialize)]
 pub struct VariantExampleJson {
     pub position: String,
-    pub travel: ValueJson,
-    pub outbound: ValueJson,
+    pub travel: Value,
+    pub outbound: Value,
 }
 
 #[derive(Debug, Serialize)]

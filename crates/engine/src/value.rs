@@ -116,6 +116,19 @@ impl fmt::Display for Value {
     }
 }
 
+/// Written as every `--json` output and the web API show a value:
+/// `{"value": "win", "distance": 12}`, the distance `null` for a draw. A
+/// field marked `#[serde(flatten)]` puts the two keys beside its siblings.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut fields = serializer.serialize_struct("Value", 2)?;
+        fields.serialize_field("value", self.outcome_word())?;
+        fields.serialize_field("distance", &self.plies().map(|p| p.0))?;
+        fields.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

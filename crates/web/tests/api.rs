@@ -171,6 +171,35 @@ async fn dots_and_boxes_probe_scores_every_line_and_plays_a_best_one() {
 }
 
 #[tokio::test]
+async fn dots_and_boxes_summary_matches_the_solver() {
+    let server = server();
+    let body = server.ok("/api/dots-and-boxes/summary?rows=2&cols=3&variant=american").await;
+    let board = Board::new(2, 3, Variant::American).unwrap();
+    let (table, _) = Game::DotsAndBoxes(board.clone()).table(&server.store, &Silent).unwrap();
+    let summary = board.summary(&table);
+    assert_eq!(body["lines"], 17);
+    assert_eq!(body["positions"], 1u64 << 17);
+    assert_eq!(body["value"], summary.value);
+    let first: Vec<(String, i64)> = body["first_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["score"].as_i64().unwrap()))
+        .collect();
+    let expected: Vec<(String, i64)> =
+        summary.first_moves.iter().map(|m| (m.line.to_string(), i64::from(m.score))).collect();
+    assert_eq!(first, expected);
+    let best: Vec<&str> = body["best_first_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(!best.is_empty());
+    for line in best {
+        let m = summary.first_moves.iter().find(|m| m.line.to_string() == line).unwrap();
+        assert_eq!(m.score, summary.value);
+    }
+    server.refused("/api/dots-and-boxes/summary?rows=2&cols=3&moves=ab", "unknown parameter \"moves\"").await;
+    server.refused("/api/dots-and-boxes/summary?rows=2", "cols").await;
+}
+
+#[tokio::test]
 async fn dots_and_boxes_builds_a_large_table_in_the_background() {
     let server = server();
     let uri = "/api/dots-and-boxes/probe?rows=1&cols=8";

@@ -37,7 +37,7 @@ pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitC
             losses: summary.all.losses,
             draws: summary.all.draws,
             reachable: TallyJson { positions: r.positions, wins: r.wins, losses: r.losses, draws: r.draws },
-            start: summary.start.into(),
+            start: summary.start,
             max_win_distance: summary.max_win.map(|p| p.0),
             max_loss_distance: summary.max_loss.map(|p| p.0),
             mutual_zugzwang: summary.mutual_zugzwang,
@@ -73,10 +73,10 @@ pub fn probe(config: &Config, game: &Dodgem, pos: &Position, json: bool) -> anyh
     if json {
         let report = ProbeJson {
             position: pos.to_string(),
-            value: value.into(),
+            value,
             moves: moves
                 .iter()
-                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: (*v).into(), position: child.to_string() })
+                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: *v, position: child.to_string() })
                 .collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -113,8 +113,8 @@ fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
             ours: m.ours.clone(),
             before: m.before.map(|p| p.to_string()),
             legal: m.before.map(|_| m.legal_as_written),
-            value_before: m.value_before.map(Into::into),
-            value_after: m.value_after.map(Into::into),
+            value_before: m.value_before,
+            value_after: m.value_after,
             drawing_moves: m.drawing_moves,
             problems: m.problems.clone(),
         })

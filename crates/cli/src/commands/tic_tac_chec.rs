@@ -91,7 +91,7 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
                 .map(|(ply, t)| PlyJson { ply, positions: t.positions, wins: t.wins, losses: t.losses, draws: t.draws })
                 .collect(),
             distance_histogram: histogram,
-            start: summary.start.into(),
+            start: summary.start,
             seconds,
             peak_memory_bytes: peak_memory_bytes(),
             table: path,
@@ -144,10 +144,10 @@ pub fn probe(config: &Config, game: &TicTacChec, text: &str, json: bool) -> anyh
     if json {
         let report = ProbeJson {
             position: pos.to_string(),
-            value: value.into(),
+            value,
             moves: moves
                 .iter()
-                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: (*v).into(), position: child.to_string() })
+                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: *v, position: child.to_string() })
                 .collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -290,11 +290,7 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
             examples: comparison
                 .examples
                 .iter()
-                .map(|(pos, a, b)| VariantExampleJson {
-                    position: pos.to_string(),
-                    travel: (*a).into(),
-                    outbound: (*b).into(),
-                })
+                .map(|(pos, a, b)| VariantExampleJson { position: pos.to_string(), travel: *a, outbound: *b })
                 .collect(),
         });
     }
@@ -326,7 +322,7 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
             thousands(v.positions_with_different_values)
         );
         for e in &v.examples {
-            println!("  {}: travel {}, outbound {}", e.position, e.travel.value, e.outbound.value);
+            println!("  {}: travel {}, outbound {}", e.position, e.travel, e.outbound);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,16 +1,19 @@
 //! Dots and Boxes' endpoint.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use solved_engine::Table;
 use solved_games::dots_and_boxes::{Board, Line, Variant, parse_moves};
 use solved_games::registry::Game;
 
 use super::{Params, RawQuery, Shared, blocking};
 use crate::error::ApiError;
-use crate::state::Availability;
+use crate::state::{AppState, Availability};
 
 #[derive(Serialize)]
 struct LineJson {
@@ -47,6 +50,45 @@ pub(crate) struct BuildingJson {
     lines: u32,
 }
 
+/// The solve summary, as `solved solve dots-and-boxes --json` gives it.
+#[derive(Serialize)]
+pub(crate) struct SummaryJson {
+    rows: u8,
+    cols: u8,
+    variant: &'static str,
+    lines: u32,
+    positions: u64,
+    value: i32,
+    first_moves: Vec<FirstMoveJson>,
+    best_first_moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct FirstMoveJson {
+    #[serde(rename = "move")]
+    m: String,
+    score: i32,
+    best_replies: usize,
+}
+
+fn board(params: &Params) -> Result<Board, ApiError> {
+    let (rows, cols): (u8, u8) = (params.required("rows")?, params.required("cols")?);
+    let variant: Variant = params.parsed("variant")?.unwrap_or(Variant::American);
+    Board::new(rows, cols, variant).map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+/// The board's table, or the 202 answer saying how far building it has
+/// got. Blocks: call from a blocking thread.
+fn table(state: &Arc<AppState>, board: &Board) -> Result<Result<Arc<Table>, Response>, ApiError> {
+    Ok(match state.table(&Game::DotsAndBoxes(board.clone()))? {
+        Availability::Ready(table) => Ok(table),
+        Availability::Building(done) => {
+            let building = BuildingJson { building: true, done, lines: board.free_line_count() };
+            Err((StatusCode::ACCEPTED, Json(building)).into_response())
+        }
+    })
+}
+
 /// `GET /api/dots-and-boxes/probe?rows=R&cols=C&variant=V&moves=ab,ba`:
 /// the position after those lines, every undrawn line scored as
 /// `solved probe dots-and-boxes --json`, and the computer's line. A table
@@ -54,19 +96,15 @@ pub(crate) struct BuildingJson {
 /// ready.
 pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
     let params = Params::new(query, &["rows", "cols", "variant", "moves"])?;
-    let (rows, cols): (u8, u8) = (params.required("rows")?, params.required("cols")?);
-    let variant: Variant = params.parsed("variant")?.unwrap_or(Variant::American);
-    let board = Board::new(rows, cols, variant).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let board = board(&params)?;
     let pos = parse_moves(&board, params.text("moves").unwrap_or_default())
         .map_err(|e| ApiError::bad_request(format!("parameter moves: {e}")))?;
     blocking(move || {
-        let table = match state.table(&Game::DotsAndBoxes(board.clone()))? {
-            Availability::Ready(table) => table,
-            Availability::Building(done) => {
-                let building = BuildingJson { building: true, done, lines: board.free_line_count() };
-                return Ok((StatusCode::ACCEPTED, Json(building)).into_response());
-            }
+        let table = match table(&state, &board)? {
+            Ok(table) => table,
+            Err(building) => return Ok(building),
         };
+        let (rows, cols) = (board.rows(), board.cols());
         let over = board.is_over(&pos);
         let choice = (!over).then(|| board.choose(&table, &pos, &mut rand::rng()).to_string());
         let drawn = (0..=2 * rows)
@@ -82,7 +120,7 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
         Ok(Json(ProbeJson {
             rows,
             cols,
-            variant: variant.id(),
+            variant: board.variant().id(),
             drawn,
             owners: pos.owners().iter().map(|o| o.map(|p| p.to_string())).collect(),
             to_move: pos.to_move().to_string(),
@@ -91,6 +129,37 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
             over,
             moves,
             choice,
+        })
+        .into_response())
+    })
+    .await
+}
+
+/// `GET /api/dots-and-boxes/summary?rows=R&cols=C&variant=V`: the value of
+/// the empty board and of every first line. 202 while the table is built,
+/// as for a probe.
+pub(crate) async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = Params::new(query, &["rows", "cols", "variant"])?;
+    let board = board(&params)?;
+    blocking(move || {
+        let table = match table(&state, &board)? {
+            Ok(table) => table,
+            Err(building) => return Ok(building),
+        };
+        let summary = board.summary(&table);
+        Ok(Json(SummaryJson {
+            rows: board.rows(),
+            cols: board.cols(),
+            variant: board.variant().id(),
+            lines: summary.lines,
+            positions: summary.positions,
+            value: summary.value,
+            first_moves: summary
+                .first_moves
+                .iter()
+                .map(|m| FirstMoveJson { m: m.line.to_string(), score: m.score, best_replies: m.best_replies })
+                .collect(),
+            best_first_moves: summary.best_first_moves().iter().map(Line::to_string).collect(),
         })
         .into_response())
     })

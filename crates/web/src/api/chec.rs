@@ -3,9 +3,10 @@
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
+use solved_engine::Value;
 use solved_games::tic_tac_chec::{Color, PawnRule, Position, TicTacChec};
 
-use super::{MoveJson, Params, RawQuery, Shared, ValueJson, blocking};
+use super::{MoveJson, Params, RawQuery, Shared, blocking};
 use crate::error::ApiError;
 
 /// What building the tables takes, measured on the 2-core reference
@@ -28,7 +29,7 @@ pub(crate) struct ProbeJson {
     opening: bool,
     /// Null until the table is built.
     #[serde(flatten)]
-    value: Option<ValueJson>,
+    value: Option<Value>,
     over: bool,
     /// Best first once the table is built; in move order before.
     moves: Vec<MoveJson>,
@@ -59,7 +60,7 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
                     .into_iter()
                     .map(|(m, v, child)| MoveJson::new(m, Some(v), child))
                     .collect();
-                (Some(value.into()), moves, None)
+                (Some(value), moves, None)
             }
             None => {
                 let moves = if over { Vec::new() } else { pos.legal_moves(rule) };

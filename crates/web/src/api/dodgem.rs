@@ -10,7 +10,7 @@ use solved_games::dodgem::{Dodgem, Objective, Position};
 use solved_games::player::choose;
 use solved_games::registry::Game;
 
-use super::{MoveJson, Params, RawQuery, Shared, ValueJson, blocking};
+use super::{MoveJson, Params, RawQuery, Shared, blocking};
 use crate::error::ApiError;
 use crate::state::Availability;
 
@@ -20,7 +20,7 @@ pub(crate) struct ProbeJson {
     size: u8,
     turn: &'static str,
     #[serde(flatten)]
-    value: ValueJson,
+    value: Value,
     over: bool,
     moves: Vec<MoveJson>,
     /// The perfect player's move here: a best one, at random among equals.
@@ -70,7 +70,7 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
             position: pos.to_string(),
             size: game.size(),
             turn: pos.turn().name(),
-            value: value.into(),
+            value,
             over: game.outcome(&pos).is_some(),
             moves,
             choice,
@@ -87,7 +87,7 @@ pub(crate) struct SummaryJson {
     wins: u64,
     losses: u64,
     draws: u64,
-    start: ValueJson,
+    start: Value,
     max_win_distance: Option<u16>,
     max_loss_distance: Option<u16>,
 }
@@ -106,7 +106,7 @@ pub(crate) async fn summary(State(state): State<Shared>, query: RawQuery) -> Res
             wins: summary.all.wins,
             losses: summary.all.losses,
             draws: summary.all.draws,
-            start: summary.start.into(),
+            start: summary.start,
             max_win_distance: summary.max_win.map(|p| p.0),
             max_loss_distance: summary.max_loss.map(|p| p.0),
         }))

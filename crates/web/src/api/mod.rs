@@ -29,6 +29,7 @@ pub(crate) fn routes() -> Router<Shared> {
         .route("/dodgem/probe", get(dodgem::probe))
         .route("/dodgem/summary", get(dodgem::summary))
         .route("/dots-and-boxes/probe", get(boxes::probe))
+        .route("/dots-and-boxes/summary", get(boxes::summary))
         .route("/snakes/boards", get(snakes::boards))
         .route("/snakes/analyse", get(snakes::analyse_board))
         .route("/tic-tac-chec/probe", get(chec::probe))
@@ -108,32 +109,18 @@ pub(crate) async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work).await.map_err(ApiError::internal)?
 }
 
-/// A value as the CLI writes it: `"win"`, `"loss"` or `"draw"`, with its
-/// distance.
-#[derive(Serialize)]
-pub(crate) struct ValueJson {
-    value: &'static str,
-    distance: Option<u16>,
-}
-
-impl From<Value> for ValueJson {
-    fn from(value: Value) -> ValueJson {
-        ValueJson { value: value.outcome_word(), distance: value.plies().map(|p| p.0) }
-    }
-}
-
 /// A move with the value it has for the mover and the position it leads to.
 #[derive(Serialize)]
 pub(crate) struct MoveJson {
     #[serde(rename = "move")]
     m: String,
     #[serde(flatten)]
-    value: Option<ValueJson>,
+    value: Option<Value>,
     position: String,
 }
 
 impl MoveJson {
     pub(crate) fn new(m: impl ToString, value: Option<Value>, position: impl ToString) -> MoveJson {
-        MoveJson { m: m.to_string(), value: value.map(Into::into), position: position.to_string() }
+        MoveJson { m: m.to_string(), value, position: position.to_string() }
     }
 }
