@@ -74,7 +74,11 @@ test("the misère option, the Red side and undo", async () => {
   await settled(null);
   await page.selectOption("#side", "Red");
   await page.check("#misere");
-  // The computer (Blue) has moved first.
+  // Each change starts a new game; wait for the last one, where the computer (Blue) has moved first.
+  await page.waitForFunction(() => {
+    const shared = new URLSearchParams(location.search);
+    return shared.get("side") === "Red" && shared.get("misere") === "true" && shared.get("moves") !== "";
+  });
   await settled("B../B../.RR B");
   const position = await text("#position");
   assert.match(position, / R$/);

@@ -39,14 +39,17 @@ export async function startServer(dataDir) {
       }
     });
     child.on("exit", (code) => reject(new Error(`the server exited with ${code}: ${seen}`)));
+    child.on("error", (error) => reject(new Error(`cannot start ${solvedBin}: ${error.message}`)));
   });
   return {
     url,
     dataDir: dir,
     async stop() {
-      const exited = new Promise((done) => child.on("exit", done));
-      child.kill("SIGINT");
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.on("exit", done));
+        child.kill("SIGINT");
+        await exited;
+      }
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };

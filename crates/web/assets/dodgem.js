@@ -15,6 +15,10 @@
     selected: null,
     // Bumped on every new request, so that a late answer to an old one is dropped.
     token: 0,
+    // A request is on its way: moves wait for its answer (a double click must not play twice).
+    pending: false,
+    // Why a shared link was not replayed to its end, shown until the next move.
+    notice: null,
   };
 
   const sizeSelect = h(
@@ -248,7 +252,8 @@
       text = `The computer (${probe.turn}) is thinking…`;
     }
     if (repetitions() >= 3) text += " Threefold repetition of this position (the game goes on).";
-    status.show(text);
+    if (state.notice) text = `${state.notice} ${text}`;
+    status.show(text, Boolean(state.notice));
   }
 
   function renderPanel() {
@@ -271,15 +276,18 @@
   }
 
   function playMove(name) {
+    if (state.pending) return;
     const move = p().moves.find((m) => m.move === name);
     if (!move) return;
     state.history.push({ position: move.position, move: name, mover: p().turn });
     state.selected = null;
+    state.notice = null;
     load(move.position);
   }
 
   /** Takes back moves up to and including the human's last one. */
   function undo() {
+    if (state.pending) return;
     while (state.history.length > 1) {
       const entry = state.history.pop();
       if (entry.mover === state.human) break;
@@ -303,6 +311,7 @@
   /** Shows the probed position, and lets the computer move if it is its turn. */
   async function arrive(body, token) {
     state.probe = body;
+    state.pending = false;
     remember();
     render();
     if (!body.over && body.turn !== state.human) {
@@ -319,12 +328,14 @@
       await pause(1000);
       if (token === state.token) retry();
     } else {
+      state.pending = false;
       status.show(`Error: ${error.message}`, true);
     }
   }
 
   async function load(position) {
     const token = ++state.token;
+    state.pending = true;
     try {
       const body = await probeAt(position);
       if (token === state.token) await arrive(body, token);
@@ -336,6 +347,7 @@
   /** Plays `moves` from the start, as a shared link asks, stopping at the first illegal one. */
   async function replay(moves) {
     const token = ++state.token;
+    state.pending = true;
     try {
       let body = await probeAt(null);
       const played = [{ position: body.position, move: null, mover: null }];
@@ -351,8 +363,8 @@
       }
       if (token !== state.token) return;
       state.history = played;
+      state.notice = refused;
       await arrive(body, token);
-      if (refused) status.show(refused, true);
     } catch (error) {
       failed(error, token, () => replay(moves));
     }
@@ -365,7 +377,11 @@
     state.history = [];
     state.selected = null;
     state.probe = null;
+    state.notice = null;
     board.replaceChildren();
+    facts.replaceChildren();
+    record.replaceChildren();
+    status.show("Setting up the board…");
     replay(moves);
   }
 

@@ -12,7 +12,9 @@
   ];
   const app = document.getElementById("app");
   const delay = computerDelay();
-  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, token: 0 };
+  // `token` is bumped on every request, so that a late answer to an old one is dropped; while `pending`, lines
+  // wait for the answer (a double click must not draw twice).
+  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, token: 0, pending: false };
 
   const presetSelect = h(
     "select",
@@ -220,12 +222,14 @@
   }
 
   function showHint() {
+    if (!state.probe) return;
     const best = state.probe.moves.find((m) => m.best);
     state.hinted = best ? best.move : null;
     render();
   }
 
   function play(name) {
+    if (state.pending) return;
     state.moves.push(name);
     state.hinted = null;
     load();
@@ -233,14 +237,16 @@
 
   /** Takes back lines up to and including the last one a human drew. */
   function undo() {
+    if (state.pending) return;
     state.moves.pop();
     state.hinted = null;
-    // Replaying from the start tells whose each line was; drop the computer's trailing lines.
+    // Whoever is to move after the remaining lines: while it is the computer, take back its line too.
     load(true);
   }
 
   async function load(undoing = false) {
     const token = ++state.token;
+    state.pending = true;
     const { rows, cols, variant } = state.board;
     try {
       const { status: code, body } = await api("dots-and-boxes/probe", { rows, cols, variant, moves: state.moves.join(",") });
@@ -260,13 +266,24 @@
         return;
       }
       state.probe = body;
+      state.pending = false;
       render();
       if (!body.over && !isHuman(body.to_move)) {
         await pause(delay);
         if (token === state.token) play(body.choice);
       }
     } catch (error) {
-      if (token === state.token) status.show(`Error: ${error.message}`, true);
+      if (token !== state.token) return;
+      progress.hidden = true;
+      if (error.status === 503) {
+        // Another board's table is being built: this one waits its turn.
+        status.show(error.message);
+        await pause(1000);
+        if (token === state.token) load(undoing);
+        return;
+      }
+      state.pending = false;
+      status.show(`Error: ${error.message}`, true);
     }
   }
 

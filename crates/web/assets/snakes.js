@@ -4,7 +4,18 @@
   const CELL = 52;
   const app = document.getElementById("app");
   // The board being shown: a built-in one by name, or a custom one by its goal, numbering and jumps.
-  const state = { name: "milton-bradley", custom: null, overshoot: "stay", editing: false, pending: null, analysis: null, token: 0 };
+  // `custom` is the board being edited (null for a built-in one); `shown` the board of the analysis on screen, to
+  // go back to when a change is refused; `pending` the square whose jump awaits its destination.
+  const state = {
+    name: "milton-bradley",
+    custom: null,
+    shown: null,
+    overshoot: "stay",
+    editing: false,
+    pending: null,
+    analysis: null,
+    token: 0,
+  };
 
   const boardSelect = h("select", { id: "board-select", onchange: () => chooseBoard() });
   const overshootSelect = h(
@@ -221,7 +232,8 @@
 
   function edit(position) {
     if (!state.editing) return;
-    const a = state.analysis;
+    // Edits build on the last edit, even one whose analysis is still on its way.
+    const a = state.custom || state.analysis;
     const jumps = a.jumps.map(([f, t]) => [f, t]);
     const existing = jumps.findIndex(([f]) => f === position);
     if (state.pending === null) {
@@ -281,6 +293,7 @@
       const { body } = await api("snakes/analyse", params);
       if (token !== state.token) return;
       state.analysis = body;
+      state.shown = { name: state.name, custom: state.custom };
       status.show(
         body.min_throws === null
           ? "The goal cannot be reached on this board."
@@ -289,9 +302,12 @@
       render();
     } catch (error) {
       if (token !== state.token) return;
-      // A refused edit leaves the board as it was.
+      // A refused change leaves the board as it was.
       status.show(`Error: ${error.message}`, true);
-      if (state.analysis && state.custom) state.custom.jumps = state.analysis.jumps;
+      if (state.shown) {
+        ({ name: state.name, custom: state.custom } = state.shown);
+        boardSelect.value = state.custom ? "" : state.name;
+      }
     }
   }
 

@@ -18,7 +18,10 @@
     probe: null,
     selected: null,
     drag: null,
+    // Bumped on every request, so that a late answer to an old one is dropped.
     token: 0,
+    // A request is on its way: moves wait for its answer (a double click must not play twice).
+    pending: false,
   };
 
   const pawnSelect = h(
@@ -284,6 +287,8 @@
   });
 
   function play(name) {
+    // Until the answer for the position now shown arrives, the moves on screen belong to the one before.
+    if (state.pending) return;
     const m = state.probe.moves.find((x) => x.move === name);
     if (!m) return;
     state.line = state.line.slice(0, state.at + 1);
@@ -292,6 +297,7 @@
   }
 
   function playBest() {
+    if (state.pending) return;
     const moves = state.probe.moves;
     if (moves.length > 0) play(moves[0].move);
   }
@@ -306,16 +312,19 @@
     const token = ++state.token;
     const position = state.line[state.at].position;
     state.selected = null;
+    state.pending = true;
     try {
       const { body } = await api("tic-tac-chec/probe", { position, pawn: state.pawn });
       if (token !== state.token) return;
       state.probe = body;
+      state.pending = false;
       const url = new URL(location.href);
       url.searchParams.set("position", body.position);
       url.searchParams.set("pawn", state.pawn);
       history.replaceState(null, "", url);
       render();
     } catch (error) {
+      // Still pending: the moves on screen are not this position's. Back, forward or the pawn rule load again.
       if (token === state.token) status.show(`Error: ${error.message}`, true);
     }
   }

@@ -15,6 +15,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Any status, with what went wrong.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into(), command: None }
+    }
+
     /// 400: the request names something impossible.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError { status: StatusCode::BAD_REQUEST, message: message.into(), command: None }
@@ -25,9 +30,15 @@ impl ApiError {
         ApiError { status: StatusCode::NOT_FOUND, message: message.into(), command: None }
     }
 
-    /// 503: a table that must be built first, and the command that does it.
+    /// 503: a table being built, and the command that builds it outside
+    /// the server.
     pub fn not_built(message: impl Into<String>, command: impl Into<String>) -> ApiError {
         ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into(), command: Some(command.into()) }
+    }
+
+    /// 503: the server is busy with something that will end; try again.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into(), command: None }
     }
 
     /// 500: something failed on the server's side (a table on disk, say).

@@ -6,8 +6,8 @@
 //! table store, the tables loaded so far and the ones being built. Handlers
 //! in `api` parse the query, run the game code on a blocking thread and
 //! answer JSON; `pages` serves the HTML, CSS and JavaScript compiled into
-//! the binary. Every error becomes an [`ApiError`]: a status and
-//! `{"error": "…"}`.
+//! the binary. Every error, the framework's own refusals included, is
+//! answered as an [`ApiError`]: a status and `{"error": "…"}`.
 //!
 //! # Examples
 //!
@@ -32,8 +32,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
+use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use tower_http::limit::RequestBodyLimitLayer;
 
 pub use crate::error::ApiError;
@@ -50,17 +51,31 @@ pub fn router(state: AppState) -> Router {
         .merge(pages::routes())
         .nest("/api", api::routes())
         .fallback(|| async { ApiError::not_found("no such page or endpoint") })
-        .layer(middleware::from_fn(limit_query))
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(middleware::from_fn(limits))
         .with_state(Arc::new(state))
 }
 
-async fn limit_query(request: Request, next: Next) -> Result<Response, ApiError> {
+/// Refuses long query strings, and gives the refusals axum and tower-http
+/// write themselves (a method no route takes, a body too large) the same
+/// JSON body as every other error.
+async fn limits(request: Request, next: Next) -> Response {
     let length = request.uri().query().map_or(0, str::len);
     if length > MAX_QUERY {
-        return Err(ApiError::bad_request(format!("query string of {length} bytes, at most {MAX_QUERY} allowed")));
+        return ApiError::bad_request(format!("query string of {length} bytes, at most {MAX_QUERY} allowed"))
+            .into_response();
     }
-    Ok(next.run(request).await)
+    let response = next.run(request).await;
+    let message = match response.status() {
+        StatusCode::METHOD_NOT_ALLOWED => "this path answers GET only".to_string(),
+        StatusCode::PAYLOAD_TOO_LARGE => format!("request body over {MAX_BODY} bytes"),
+        _ => return response,
+    };
+    let mut refusal = ApiError::new(response.status(), message).into_response();
+    if let Some(allow) = response.headers().get(header::ALLOW) {
+        refusal.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    refusal
 }
 
 /// Serves the app on `listener` until `stop` completes, then lets the

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::Value as Json;
 use solved_engine::{Silent, TableStore};
@@ -206,6 +206,10 @@ async fn dots_and_boxes_builds_a_large_table_in_the_background() {
     let (status, body) = server.get(uri).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
     assert_eq!(body["lines"], 25);
+    // One large table at a time: another waits until this one is done.
+    let (status, body) = server.get("/api/dots-and-boxes/summary?rows=8&cols=1").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("another large table"), "{body}");
     for _ in 0..600 {
         let (status, body) = server.get(uri).await;
         if status == StatusCode::OK {
@@ -307,9 +311,18 @@ async fn unknown_paths_methods_and_oversized_requests_are_refused() {
     let (status, body) = server.get(&long).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["error"].as_str().unwrap().contains("query string"));
-    let (status, _) = server.request(Method::POST, "/api/games", Body::from(vec![b'x'; 100_000])).await;
-    assert!(status == StatusCode::PAYLOAD_TOO_LARGE || status == StatusCode::METHOD_NOT_ALLOWED, "{status}");
-    let (status, _) = server.request(Method::POST, "/api/games", Body::empty()).await;
+    let large = Request::post("/api/games")
+        .header(header::CONTENT_LENGTH, 100_000)
+        .body(Body::from(vec![b'x'; 100_000]))
+        .unwrap();
+    let response = server.app.clone().oneshot(large).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Json = serde_json::from_slice(&bytes).unwrap();
+    assert!(body["error"].as_str().unwrap().contains("body"), "{body}");
+    let (status, text) = server.request(Method::POST, "/api/games", Body::empty()).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    let body: Json = serde_json::from_str(&text).unwrap();
+    assert!(body["error"].as_str().unwrap().contains("GET"), "{body}");
     server.refused("/api/dodgem/probe?size=3&size=4", "given twice").await;
 }

@@ -23,7 +23,7 @@ const DIGITS: usize = 12;
 pub fn board(args: &SnakesArgs) -> anyhow::Result<Board> {
     let overshoot: Overshoot = args.overshoot.parse()?;
     if let (Some(goal), Some(jumps)) = (args.goal, &args.jumps) {
-        let numbering = if args.numbering == "cells" { Numbering::Cells } else { Numbering::Squares };
+        let numbering: Numbering = args.numbering.parse()?;
         let jumps = snakes::parse_jumps(jumps).context("invalid --jumps")?;
         return Ok(Board::new("inline", goal, numbering, &jumps, overshoot)?);
     }

@@ -158,6 +158,11 @@ impl<B: AsRef<[u8]>> Table<B> {
         self.header.key.positions
     }
 
+    /// The bytes the table occupies, header and checksum included.
+    pub fn size_in_bytes(&self) -> u64 {
+        self.bytes.as_ref().len() as u64
+    }
+
     /// Whether the table has no positions.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -74,6 +74,18 @@ pub enum Numbering {
     Squares,
 }
 
+impl FromStr for Numbering {
+    type Err = BoardError;
+
+    fn from_str(text: &str) -> Result<Numbering, BoardError> {
+        match text {
+            "cells" => Ok(Numbering::Cells),
+            "squares" => Ok(Numbering::Squares),
+            other => Err(BoardError::Numbering(other.into())),
+        }
+    }
+}
+
 impl Numbering {
     /// `cells` or `squares`.
     pub fn id(self) -> &'static str {
@@ -129,6 +141,9 @@ pub enum BoardError {
     /// An overshoot rule that does not exist.
     #[error("unknown overshoot rule {0:?}: expected stay, bounce or pass")]
     Overshoot(String),
+    /// A numbering that does not exist.
+    #[error("unknown numbering {0:?}: expected squares or cells")]
+    Numbering(String),
     /// A line of a board file that cannot be read.
     #[error("line {line}: {problem}")]
     Syntax {

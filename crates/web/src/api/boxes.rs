@@ -46,6 +46,8 @@ pub(crate) struct ProbeJson {
 #[derive(Serialize)]
 pub(crate) struct BuildingJson {
     building: bool,
+    /// The solver's phase under way, and the share of it done.
+    phase: String,
     done: f64,
     lines: u32,
 }
@@ -82,8 +84,8 @@ fn board(params: &Params) -> Result<Board, ApiError> {
 fn table(state: &Arc<AppState>, board: &Board) -> Result<Result<Arc<Table>, Response>, ApiError> {
     Ok(match state.table(&Game::DotsAndBoxes(board.clone()))? {
         Availability::Ready(table) => Ok(table),
-        Availability::Building(done) => {
-            let building = BuildingJson { building: true, done, lines: board.free_line_count() };
+        Availability::Building { phase, done } => {
+            let building = BuildingJson { building: true, phase, done, lines: board.free_line_count() };
             Err((StatusCode::ACCEPTED, Json(building)).into_response())
         }
     })

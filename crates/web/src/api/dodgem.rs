@@ -45,10 +45,17 @@ fn game(params: &Params, pos: Option<&Position>) -> Result<Dodgem, ApiError> {
 fn table(state: &Shared, game: &Dodgem) -> Result<Arc<Table>, ApiError> {
     match state.table(&Game::Dodgem(game.clone()))? {
         Availability::Ready(table) => Ok(table),
-        Availability::Building(done) => Err(ApiError::not_built(
-            format!("the {0}x{0} table is being built ({1:.0}% done); try again shortly", game.size(), 100.0 * done),
-            format!("solved solve dodgem --size {}", game.size()),
-        )),
+        Availability::Building { phase, done } => {
+            let misere = if game.objective() == Objective::Misere { " --misere" } else { "" };
+            Err(ApiError::not_built(
+                format!(
+                    "the {0}x{0} table is being built ({phase}: {1:.0}% done); try again shortly",
+                    game.size(),
+                    100.0 * done
+                ),
+                format!("solved solve dodgem --size {}{misere}", game.size()),
+            ))
+        }
     }
 }
 

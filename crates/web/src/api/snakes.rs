@@ -93,11 +93,7 @@ fn board(params: &Params, overshoot: Overshoot) -> Result<Board, ApiError> {
             "goal {goal}: the web app analyses boards up to {MAX_WEB_GOAL} (the command line goes further)"
         )));
     }
-    let numbering = match params.text("numbering").unwrap_or("squares") {
-        "squares" => Numbering::Squares,
-        "cells" => Numbering::Cells,
-        other => return Err(ApiError::bad_request(format!("numbering {other:?}: expected squares or cells"))),
-    };
+    let numbering: Numbering = params.parsed("numbering")?.unwrap_or(Numbering::Squares);
     let jumps = snakes::parse_jumps(params.text("jumps").unwrap_or_default())
         .map_err(|e| ApiError::bad_request(format!("parameter jumps: {e}")))?;
     Board::new("custom", goal, numbering, &jumps, overshoot).map_err(|e| ApiError::bad_request(e.to_string()))
