@@ -12,7 +12,7 @@ const text = (selector) => shared.session.page.locator(selector).innerText();
 async function settled(previous) {
   await shared.session.page.waitForFunction(
     (old) => {
-      const status = document.getElementById("status").textContent;
+      const status = document.getElementById("status")?.textContent;
       const position = document.getElementById("position")?.textContent;
       return position && position !== old && /Your move|Game over/.test(status);
     },
@@ -90,7 +90,7 @@ test("the misère option, the Red side and undo", async () => {
   await page.click(`g.target[data-move="${move.move}"]`);
   await settled(position);
   await page.click("#undo");
-  await page.waitForFunction((p) => document.getElementById("position").textContent === p, position);
+  await page.waitForFunction((p) => document.getElementById("position")?.textContent === p, position);
   assert.equal(await page.locator("#record li").count(), 1);
   assert.deepEqual(problems, []);
 });
@@ -114,7 +114,7 @@ test("a shared link replays its game, and a threefold repetition is reported", a
   assert.ok((await page.locator("g.dot").count()) > 0);
   // An illegal move in a link stops the replay there.
   await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Red&moves=a3-b3,a1-a2`);
-  await page.waitForFunction(() => /not legal/.test(document.getElementById("status").textContent));
+  await page.waitForFunction(() => /not legal/.test(document.getElementById("status")?.textContent));
   assert.match(await page.locator("#status").innerText(), /Move 2 of the link, a1-a2, is not legal/);
   assert.deepEqual(problems, []);
 });

@@ -13,7 +13,7 @@ const probe = (rows, cols, variant, moves) =>
 async function settled(page, previous) {
   await page.waitForFunction(
     (old) => {
-      const status = document.getElementById("status").textContent;
+      const status = document.getElementById("status")?.textContent;
       const moves = document.getElementById("moves")?.textContent;
       return moves !== undefined && moves !== old && /\(you\)|Game over/.test(status);
     },
@@ -87,7 +87,7 @@ test("the computer as A on 3×4 Icelandic, and undo", async () => {
   await page.click(`g.line[data-line="${worst.move}"]`);
   await settled(page, first);
   await page.click("#undo");
-  await page.waitForFunction((f) => document.getElementById("moves").textContent === f, first);
+  await page.waitForFunction((f) => document.getElementById("moves")?.textContent === f, first);
   assert.deepEqual(problems, []);
 });
 

@@ -12,7 +12,7 @@ async function analysed(page, previous) {
   await page.waitForFunction(
     (old) => {
       const exact = document.getElementById("expected-exact")?.textContent;
-      return exact && exact !== old && !document.getElementById("status").textContent.startsWith("Analysing");
+      return exact && exact !== old && !document.getElementById("status")?.textContent?.startsWith("Analysing");
     },
     previous,
   );
@@ -68,7 +68,7 @@ test("the editor adds and removes jumps, and refuses a loop", async () => {
   // A snake from 50 back to 3 would make a loop: refused, the board stays.
   await page.click('g.square[data-square="50"]');
   await page.click('g.square[data-square="3"]');
-  await page.waitForFunction(() => document.getElementById("status").classList.contains("error"));
+  await page.waitForFunction(() => document.getElementById("status")?.classList.contains("error"));
   assert.match(await page.locator("#status").innerText(), /circle|cycle|loop/i);
   assert.equal(await page.locator("#expected-exact").innerText(), edited);
   // Clicking the ladder's foot removes it.

@@ -18,8 +18,8 @@ after(async () => {
 /** Waits until the position shown is no longer `previous`, and returns it. */
 async function moved(page, previous) {
   await page.waitForFunction((old) => {
-    const shown = document.getElementById("position").textContent;
-    return shown !== "" && shown !== old;
+    const shown = document.getElementById("position")?.textContent;
+    return Boolean(shown) && shown !== old;
   }, previous);
   return page.locator("#position").innerText();
 }
@@ -109,6 +109,11 @@ test("with the tables: ranked moves and values agree with the CLI along a best l
         assert.equal(position, truth.moves[0].position);
       }
     }
+    // The summary: the header's totals, and the empty board's value as the CLI gives it.
+    const summary = await (await fetch(`${server.url}/api/tic-tac-chec/summary`)).json();
+    assert.equal(summary.wins + summary.losses + summary.draws, summary.positions);
+    const empty = cli(dataDir, "probe", "tic-tac-chec", EMPTY);
+    assert.deepEqual([summary.start.value, summary.start.distance], [empty.value, empty.distance]);
     assert.deepEqual(problems, []);
   } finally {
     await server.stop();

@@ -30,8 +30,8 @@ impl ApiError {
         ApiError { status: StatusCode::NOT_FOUND, message: message.into(), command: None }
     }
 
-    /// 503: a table being built, and the command that builds it outside
-    /// the server.
+    /// 503: a table not ready (being built, or one the server leaves to the
+    /// command line), and the command that builds it.
     pub fn not_built(message: impl Into<String>, command: impl Into<String>) -> ApiError {
         ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into(), command: Some(command.into()) }
     }

@@ -289,6 +289,10 @@ async fn tic_tac_chec_without_a_table_lists_moves_and_the_command() {
     let over = server.ok("/api/tic-tac-chec/probe?position=PNBR/..../nbr./...p%20b%20du%20post").await;
     assert_eq!(over["over"], true);
     assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+    // No summary without a table: the command that builds it instead.
+    let (status, summary) = server.get("/api/tic-tac-chec/summary?pawn=outbound").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{summary}");
+    assert!(summary["command"].as_str().unwrap().contains("--pawn outbound"), "{summary}");
 }
 
 #[tokio::test]
@@ -296,6 +300,8 @@ async fn tic_tac_chec_bad_requests_say_what_is_wrong() {
     let server = server();
     server.refused("/api/tic-tac-chec/probe?position=nonsense", "position").await;
     server.refused("/api/tic-tac-chec/probe?pawn=sideways", "sideways").await;
+    server.refused("/api/tic-tac-chec/summary?pawn=sideways", "sideways").await;
+    server.refused("/api/tic-tac-chec/summary?position=x", "unknown parameter").await;
     server.refused("/api/tic-tac-chec/probe?position=..../..../..../....%20x%20--%20open", "position").await;
 }
 

@@ -33,6 +33,7 @@ pub(crate) fn routes() -> Router<Shared> {
         .route("/snakes/boards", get(snakes::boards))
         .route("/snakes/analyse", get(snakes::analyse_board))
         .route("/tic-tac-chec/probe", get(chec::probe))
+        .route("/tic-tac-chec/summary", get(chec::summary))
 }
 
 #[derive(Serialize)]
