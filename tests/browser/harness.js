@@ -72,7 +72,7 @@ function chromiumPath() {
 export async function openBrowser() {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-quic"],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = [];
