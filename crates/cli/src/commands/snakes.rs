@@ -6,7 +6,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use num_rational::BigRational;
 use solved_games::snakes::{
-    self, Analysis, Board, BoardError, Numbering, Overshoot, analyse, approximate, decimal, expected_turns, win_chances,
+    self, Analysis, Board, BoardError, Numbering, Overshoot, analyse, approximate, decimal, expected_turns, fraction,
+    win_chances,
 };
 
 use super::verify_report;
@@ -43,7 +44,7 @@ pub fn board(args: &SnakesArgs) -> anyhow::Result<Board> {
 
 fn exact(value: &Option<BigRational>) -> ExactJson {
     ExactJson {
-        exact: value.as_ref().map(|v| format!("{}/{}", v.numer(), v.denom())),
+        exact: value.as_ref().map(fraction),
         decimal: value.as_ref().map(|v| decimal(v, DIGITS)),
         infinite: value.is_none(),
     }
@@ -85,7 +86,7 @@ fn print_json(
             mode: d.mode,
             p90: d.p90,
             p_min: d.p_min.as_ref().map(approximate),
-            p_min_exact: d.p_min.as_ref().map(|p| format!("{}/{}", p.numer(), p.denom())),
+            p_min_exact: d.p_min.as_ref().map(fraction),
             tail: d.tail,
             pmf: args.pmf.map(|t| (0..t).map(|i| d.pmf.get(i).copied().unwrap_or(0.0)).collect()),
         },
@@ -139,14 +140,14 @@ fn print_text(board: &Board, analysis: &Analysis, args: &SnakesArgs, players: Op
         None => println!("fewest throws: none, the goal cannot be reached"),
     }
     match &analysis.expectation.from_start {
-        Some(e) => println!("expected turns: {} = {}/{}", decimal(e, DIGITS), e.numer(), e.denom()),
+        Some(e) => println!("expected turns: {} = {}", decimal(e, DIGITS), fraction(e)),
         None => println!("expected turns: infinite (the token can get where the goal is out of reach)"),
     }
     let d = &analysis.distribution;
     let show = |t: Option<u32>| t.map_or("never".to_string(), |t| t.to_string());
     println!("length: median {}, mode {}, 90th percentile {}", show(d.median), show(d.mode), show(d.p90));
     if let Some(p) = &d.p_min {
-        println!("chance of the shortest game: {:.6e} = {}/{}", approximate(p), p.numer(), p.denom());
+        println!("chance of the shortest game: {:.6e} = {}", approximate(p), fraction(p));
     }
     if let Some(t) = args.pmf {
         for (i, p) in d.pmf.iter().take(t).enumerate() {

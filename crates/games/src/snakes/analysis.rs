@@ -237,6 +237,12 @@ pub fn decimal(value: &BigRational, digits: usize) -> String {
     format!("{sign}{whole}.{fraction}")
 }
 
+/// A rational written exactly, `numerator/denominator` (the denominator
+/// always shown, so that every exact figure reads the same way).
+pub fn fraction(value: &BigRational) -> String {
+    format!("{}/{}", value.numer(), value.denom())
+}
+
 /// A rational as an `f64`, for display.
 pub fn approximate(value: &BigRational) -> f64 {
     value.to_f64().unwrap_or(f64::NAN)

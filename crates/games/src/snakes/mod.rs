@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 pub use self::analysis::{
     Analysis, Distribution, Expectation, ShortestGame, analyse, approximate, decimal, distribution, expected_turns,
-    shortest_game, win_chances,
+    fraction, shortest_game, win_chances,
 };
 pub use self::boards::{BUILT_IN, built_in, generate};
 pub use self::claims::verify;

@@ -3,7 +3,7 @@
 use axum::Json;
 use num_rational::BigRational;
 use serde::Serialize;
-use solved_games::snakes::{self, Board, Numbering, Overshoot, analyse, approximate, decimal};
+use solved_games::snakes::{self, Board, Numbering, Overshoot, analyse, approximate, decimal, fraction};
 
 use super::{Params, RawQuery, blocking};
 use crate::error::ApiError;
@@ -26,7 +26,7 @@ struct ExactJson {
 impl ExactJson {
     fn new(value: Option<&BigRational>) -> ExactJson {
         ExactJson {
-            exact: value.map(|v| format!("{}/{}", v.numer(), v.denom())),
+            exact: value.map(fraction),
             decimal: value.map(|v| decimal(v, DIGITS)),
             approximate: value.map(approximate),
             infinite: value.is_none(),
@@ -128,7 +128,7 @@ fn report(board: &Board) -> AnalysisJson {
             median: d.median,
             mode: d.mode,
             p90: d.p90,
-            p_min_exact: d.p_min.as_ref().map(|p| format!("{}/{}", p.numer(), p.denom())),
+            p_min_exact: d.p_min.as_ref().map(fraction),
             pmf,
         },
     }
