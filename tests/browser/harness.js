@@ -32,7 +32,8 @@ export async function startServer(dataDir) {
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${seen}`)), 30_000);
     child.stderr.on("data", (chunk) => {
       seen += chunk;
-      const found = /serving (http:\/\/\S+)/.exec(seen);
+      // Wait for the whitespace after the address: a chunk may end inside the port number.
+      const found = /serving (http:\/\/\S+)\s/.exec(seen);
       if (found) {
         clearTimeout(timer);
         resolveUrl(found[1]);

@@ -17,10 +17,15 @@ after(async () => {
 
 /** Waits until the position shown is no longer `previous`, and returns it. */
 async function moved(page, previous) {
-  await page.waitForFunction((old) => {
-    const shown = document.getElementById("position")?.textContent;
-    return Boolean(shown) && shown !== old;
-  }, previous);
+  try {
+    await page.waitForFunction((old) => {
+      const shown = document.getElementById("position")?.textContent;
+      return Boolean(shown) && shown !== old;
+    }, previous);
+  } catch (error) {
+    const status = await page.evaluate(() => document.getElementById("status")?.textContent);
+    throw new Error(`${error.message} at ${page.url()}; status ${JSON.stringify(status)}; ${session.problems.join("; ")}`);
+  }
   return page.locator("#position").innerText();
 }
 
