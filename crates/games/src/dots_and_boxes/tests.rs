@@ -156,14 +156,15 @@ fn boards_over_thirty_lines_are_refused_saying_why() {
     assert!(Board::new(13, 1, Variant::Swedish).is_err());
 }
 
-fn shared(name: &str) -> String {
-    let path = format!("{}/../../../shared/data/wilson/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+/// Wilson's diagrams, copied into the repository (see `data/SOURCES.md`).
+const WILSON_3X3: &str = include_str!("data/3x3_american_scores.txt");
+const WILSON_3X5: &str = include_str!("data/3x5_american_scores.txt");
+const WILSON_4X4_LOONY: &str = include_str!("data/4x4_american_scores_loony.txt");
+const WILSON_3X5_SWEDISH: &str = include_str!("data/3x5_swedish_analyze_input.txt");
 
 #[test]
 fn wilsons_3x3_diagram_is_reproduced_line_by_line() {
-    let diagram: Diagram = shared("3x3_american_scores.txt").parse().unwrap();
+    let diagram: Diagram = WILSON_3X3.parse().unwrap();
     assert_eq!((diagram.rows, diagram.cols), (3, 3));
     assert!(diagram.drawn.is_empty());
     assert_eq!(diagram.scores.len(), 24);
@@ -178,14 +179,14 @@ fn wilsons_3x3_diagram_is_reproduced_line_by_line() {
 
 #[test]
 fn wilsons_other_diagrams_parse_with_their_marks() {
-    let wide: Diagram = shared("3x5_american_scores.txt").parse().unwrap();
+    let wide: Diagram = WILSON_3X5.parse().unwrap();
     assert_eq!((wide.rows, wide.cols, wide.scores.len()), (3, 5, 38));
     assert!(wide.scores.iter().all(|s| s.1 == -1));
-    let loony: Diagram = shared("4x4_american_scores_loony.txt").parse().unwrap();
+    let loony: Diagram = WILSON_4X4_LOONY.parse().unwrap();
     assert_eq!((loony.rows, loony.cols, loony.scores.len()), (4, 4, 40));
     assert_eq!(loony.loony.len(), 36, "all but the four lines at the centre dot");
     assert!(loony.loony.iter().all(|l| l.1 == Loony::B));
-    let swedish: Diagram = shared("3x5_swedish_analyze_input.txt").parse().unwrap();
+    let swedish: Diagram = WILSON_3X5_SWEDISH.parse().unwrap();
     let board = Board::new(3, 5, Variant::Swedish).unwrap();
     assert_eq!(board.position_from(&swedish, None).unwrap(), board.start());
 }
