@@ -1,417 +1,225 @@
-//! What the user typed: clap's view of the command line.
+//! What the user typed: the command line, built from the registry.
+//!
+//! Every `solved OPERATION GAME` subcommand comes from one game's
+//! description ([`GameInfo`]): its fields become flags and positional
+//! arguments, with their help. What the user gave is handed on as name and
+//! value pairs, which the game's own parser reads, as it reads a query
+//! string for the web app.
 
+use std::ffi::OsString;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use solved_games::params::{Field, Kind as FieldKind};
+use solved_games::registry::{GAMES, GameInfo, Kind, Operation};
 
-/// Strongly solve small board games, and play and study them against
-/// perfect play.
-#[derive(Debug, Parser)]
-#[command(name = "solved", version, about, propagate_version = true)]
-pub struct Cli {
-    /// Where solved tables are cached [default: $SOLVED_DATA_DIR, else
-    /// $XDG_DATA_HOME/solved, else ~/.local/share/solved].
-    #[arg(long, global = true, value_name = "DIR")]
+/// A parsed command line.
+#[derive(Debug)]
+pub struct Invocation {
+    /// `--data-dir`.
     pub data_dir: Option<PathBuf>,
-
-    /// Worker threads for solving [default: one per core].
-    #[arg(long, global = true, value_name = "N")]
+    /// `--threads`.
     pub threads: Option<usize>,
-
-    #[command(subcommand)]
+    /// What to do.
     pub command: Command,
 }
 
-#[derive(Debug, Subcommand)]
+/// What to do.
+#[derive(Debug)]
 pub enum Command {
-    /// Solve every position of a game (or load the cached table) and summarise.
-    Solve {
-        #[command(subcommand)]
-        game: SolveGame,
+    /// An operation on a game, with the parameters given.
+    Game {
+        /// The operation.
+        operation: Operation,
+        /// The game.
+        kind: Kind,
+        /// Each parameter given, by name, flags as `true`.
+        pairs: Vec<(String, String)>,
+        /// Print the result as JSON.
+        json: bool,
     },
-    /// Show a position's value and every move's value.
-    Probe {
-        #[command(subcommand)]
-        game: ProbeGame,
-    },
-    /// Re-check every published claim about a game.
-    Verify {
-        #[command(subcommand)]
-        game: VerifyGame,
-    },
-    /// Play a game in the terminal against the perfect player.
-    Play {
-        #[command(subcommand)]
-        game: PlayGame,
-    },
-    /// Time the solver with 1 and more threads, with peak memory.
-    Bench {
-        #[command(subcommand)]
-        game: BenchGame,
-    },
-    /// Re-check every solved value against its children, with the plain rules.
-    Audit {
-        #[command(subcommand)]
-        game: AuditGame,
-    },
-    /// Make the compact copy of a game's table and check it entry by entry.
-    Compact {
-        #[command(subcommand)]
-        game: CompactGame,
-    },
-    /// Reports on a solved game.
-    Report {
-        #[command(subcommand)]
-        game: ReportGame,
-    },
-    /// Count a game's domain: positions, moves, terminal positions.
-    Census {
-        #[command(subcommand)]
-        game: CensusGame,
-    },
-    /// Serve the web app: every game against the perfect player, with hints.
+    /// Serve the web app.
     Serve {
         /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
-        addr: std::net::SocketAddr,
+        addr: SocketAddr,
     },
-    /// One timed solve in this process (used by `bench`).
-    #[command(hide = true)]
+    /// One timed solve in this process, for `bench`.
     BenchRun {
-        #[command(subcommand)]
-        game: SolveGame,
+        /// The game.
+        kind: Kind,
+        /// Its parameters.
+        pairs: Vec<(String, String)>,
     },
 }
 
-/// Print results as JSON.
-#[derive(Debug, Args)]
-pub struct Output {
-    /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
+/// The subcommand `bench` runs in a fresh process for each thread count.
+pub const BENCH_RUN: &str = "bench-run";
+
+/// Whether an operation prints a result (and so takes `--json`).
+fn prints_result(operation: Operation) -> bool {
+    operation != Operation::Play
 }
 
-/// Which Dodgem.
-#[derive(Debug, Args)]
-pub struct DodgemArgs {
-    /// Board size (2 to 5).
-    #[arg(long, value_name = "N")]
-    pub size: u32,
-    /// Misère: getting all your cars off, or having no move, loses.
-    #[arg(long)]
-    pub misere: bool,
+/// The whole command line.
+pub fn command() -> clap::Command {
+    let mut root = clap::Command::new("solved")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Strongly solve small board games, and play and study them against perfect play")
+        .propagate_version(true)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .arg(
+            Arg::new("data-dir")
+                .long("data-dir")
+                .global(true)
+                .value_name("DIR")
+                .value_parser(value_parser!(PathBuf))
+                .help("Where solved tables are cached [default: $SOLVED_DATA_DIR, else $XDG_DATA_HOME/solved, else ~/.local/share/solved]"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .global(true)
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Worker threads for solving [default: one per core]"),
+        );
+    for operation in Operation::ALL {
+        let mut sub = clap::Command::new(operation.name()).about(operation.about()).subcommand_required(true);
+        for game in GAMES {
+            let Some(supported) = game.operation(operation) else { continue };
+            let mut game_command = game_command(game, supported.about, supported.fields);
+            if prints_result(operation) {
+                game_command = game_command.arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help("Print the result as one JSON object"),
+                );
+            }
+            sub = sub.subcommand(game_command);
+        }
+        root = root.subcommand(sub);
+    }
+    let serve =
+        clap::Command::new("serve").about("Serve the web app: every game against the perfect player, with hints").arg(
+            Arg::new("addr")
+                .long("addr")
+                .value_name("IP:PORT")
+                .default_value("127.0.0.1:8080")
+                .value_parser(value_parser!(SocketAddr))
+                .help("The address to listen on"),
+        );
+    let mut bench_run =
+        clap::Command::new(BENCH_RUN).about("One timed solve in this process (used by bench)").hide(true);
+    for game in GAMES.iter().filter(|g| g.operation(Operation::Bench).is_some()) {
+        bench_run = bench_run.subcommand(game_command(game, game.name, game.fields));
+    }
+    root.subcommand(serve).subcommand(bench_run.subcommand_required(true))
 }
 
-/// Which Dots and Boxes board.
-#[derive(Debug, Args)]
-pub struct BoardArgs {
-    /// Rows of boxes.
-    #[arg(long, value_name = "R")]
-    pub rows: u8,
-    /// Columns of boxes.
-    #[arg(long, value_name = "C")]
-    pub cols: u8,
-    /// Lines drawn before the game: american (none), swedish (the outer
-    /// boundary) or icelandic (the left and bottom boundary).
-    #[arg(long, default_value = "american")]
-    pub variant: String,
+fn game_command(game: &GameInfo, about: &'static str, fields: &'static [Field]) -> clap::Command {
+    fields.iter().fold(clap::Command::new(game.id).about(about), |command, field| command.arg(arg_of(field)))
 }
 
-/// A Dots and Boxes player.
-#[derive(Copy, Clone, Debug, ValueEnum)]
-pub enum BoxesPlayer {
-    /// Moves first.
-    #[value(name = "A", alias = "a")]
-    A,
-    /// Moves second.
-    #[value(name = "B", alias = "b")]
-    B,
+fn arg_of(field: &Field) -> Arg {
+    let arg = Arg::new(field.name).help(field.help);
+    let arg = match field.kind {
+        FieldKind::Flag => return arg.long(field.name).action(ArgAction::SetTrue),
+        FieldKind::Value => arg.long(field.name).value_name(field.value_name).action(ArgAction::Set),
+        FieldKind::Positional => arg.value_name(field.value_name).action(ArgAction::Set),
+    };
+    // Shown in the help; the game's parser applies the default itself.
+    match field.default {
+        Some(default) => arg.default_value(default),
+        None => arg,
+    }
 }
 
-/// Which Snakes and Ladders board, and the questions asked of it.
-#[derive(Debug, Args)]
-pub struct SnakesArgs {
-    /// A built-in board (example-30, milton-bradley, milton-bradley-47) or
-    /// a board file.
-    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = ["goal", "jumps"])]
-    pub board: Option<String>,
-    /// The goal of an inline board (positions 0 to G).
-    #[arg(long, value_name = "G", requires = "jumps")]
-    pub goal: Option<u64>,
-    /// The jumps of an inline board: FROM:TO,FROM:TO,...
-    #[arg(long, value_name = "LIST", requires = "goal")]
-    pub jumps: Option<String>,
-    /// How an inline board is numbered: squares (0 is off the board) or
-    /// cells (0 is the first cell).
-    #[arg(long, default_value = "squares", value_parser = ["squares", "cells"])]
-    pub numbering: String,
-    /// What a roll past the goal does: stay, bounce or pass.
-    #[arg(long, default_value = "stay")]
-    pub overshoot: String,
-    /// Also give the expected turns from every square.
-    #[arg(long)]
-    pub per_square: bool,
-    /// Also give P(the game ends on turn t) for t = 1 to T.
-    #[arg(long, value_name = "T")]
-    pub pmf: Option<usize>,
-    /// Also give each of K players' chance of winning a race.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub players: Option<u32>,
+/// Parses `args` (the program's name first).
+///
+/// # Errors
+///
+/// clap's error for a command line it does not take.
+pub fn parse_from(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Invocation, clap::Error> {
+    let matches = command().try_get_matches_from(args)?;
+    let (name, sub) = matches.subcommand().expect("a subcommand is required");
+    let (id, leaf) = match sub.subcommand() {
+        Some(game) => game,
+        None => ("", sub),
+    };
+    let data_dir = leaf.get_one::<PathBuf>("data-dir").cloned();
+    let threads = leaf.get_one::<usize>("threads").copied();
+    let command = match name {
+        "serve" => Command::Serve { addr: *sub.get_one::<SocketAddr>("addr").expect("it has a default") },
+        BENCH_RUN => {
+            let kind = Kind::from_id(id).expect("clap knows only registered games");
+            Command::BenchRun { kind, pairs: pairs(leaf, kind.info().fields) }
+        }
+        _ => {
+            let operation = Operation::ALL.into_iter().find(|o| o.name() == name).expect("clap knows only operations");
+            let kind = Kind::from_id(id).expect("clap knows only registered games");
+            let fields = kind.info().operation(operation).expect("clap offers only supported operations").fields;
+            let json = prints_result(operation) && leaf.get_flag("json");
+            Command::Game { operation, kind, pairs: pairs(leaf, fields), json }
+        }
+    };
+    Ok(Invocation { data_dir, threads, command })
 }
 
-/// Which Tic-Tac-Chec rules.
-#[derive(Debug, Args)]
-pub struct ChecArgs {
-    /// May a pawn travelling back home capture? travel (yes, the canonical
-    /// rule) or outbound (no).
-    #[arg(long, default_value = "travel")]
-    pub pawn: String,
+/// The parameters the user gave (not the defaults clap shows), as pairs.
+fn pairs(matches: &ArgMatches, fields: &[Field]) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for field in fields {
+        if matches.value_source(field.name) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let value = match field.kind {
+            FieldKind::Flag => matches.get_flag(field.name).to_string(),
+            FieldKind::Value | FieldKind::Positional => {
+                matches.get_one::<String>(field.name).cloned().expect("a value was given")
+            }
+        };
+        pairs.push((field.name.to_string(), value));
+    }
+    pairs
 }
 
-#[derive(Debug, Subcommand)]
-pub enum AuditGame {
-    /// Tic-Tac-Chec (solves the table first if it is not cached).
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-}
+#[cfg(test)]
+mod tests {
+    use solved_games::params::{NoFiles, Params};
+    use solved_games::registry::{Game, arguments};
 
-#[derive(Debug, Subcommand)]
-pub enum CompactGame {
-    /// Tic-Tac-Chec (solves the table first if it is not cached).
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-}
+    use super::*;
 
-/// A part of the Tic-Tac-Chec report.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, ValueEnum)]
-pub enum ReportSection {
-    /// A deterministic drawing line from the empty board until it repeats.
-    Line,
-    /// How often a side can win at once, and the defences.
-    Threats,
-    /// How the two pawn rules differ (needs both tables).
-    Variants,
-}
+    #[test]
+    fn the_command_line_is_well_formed() {
+        command().debug_assert();
+    }
 
-#[derive(Debug, Subcommand)]
-pub enum ReportGame {
-    /// Tic-Tac-Chec.
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        /// The parts to report.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "line,threats,variants")]
-        sections: Vec<ReportSection>,
-        #[command(flatten)]
-        output: Output,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum CensusGame {
-    /// Tic-Tac-Chec's post-opening domain.
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SolveGame {
-    /// Dodgem.
-    Dodgem {
-        #[command(flatten)]
-        game: DodgemArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Dots and Boxes.
-    DotsAndBoxes {
-        #[command(flatten)]
-        board: BoardArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Snakes and Ladders: fewest throws, exact expected length,
-    /// distribution of lengths.
-    Snakes {
-        #[command(flatten)]
-        board: SnakesArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Tic-Tac-Chec: every position after the opening and in it.
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        #[command(flatten)]
-        output: Output,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ProbeGame {
-    /// Dodgem.
-    Dodgem {
-        /// Board size (2 to 5) [default: the position's].
-        #[arg(long, value_name = "N")]
-        size: Option<u32>,
-        /// Misère rules.
-        #[arg(long)]
-        misere: bool,
-        /// The position, ranks from the top, e.g. "B../B../.RR B"
-        /// [default: the start of a --size board].
-        position: Option<String>,
-        /// Moves to play first, e.g. "a3-b3 c1-c2".
-        #[arg(long, value_name = "MOVES")]
-        moves: Option<String>,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Dots and Boxes.
-    DotsAndBoxes {
-        #[command(flatten)]
-        board: BoardArgs,
-        /// The lines drawn so far, in order, in Wilson's notation and
-        /// separated by commas, e.g. "ab,ba"; empty for the start.
-        #[arg(conflicts_with = "diagram")]
-        moves: Option<String>,
-        /// Read the position from a Wilson diagram instead.
-        #[arg(long, value_name = "FILE")]
-        diagram: Option<std::path::PathBuf>,
-        /// Who is to move in the diagram (needed once boxes are taken).
-        #[arg(long, value_enum, requires = "diagram")]
-        to_move: Option<BoxesPlayer>,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Tic-Tac-Chec.
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        /// The position: ranks 4 to 1, side to move, pawn directions, phase,
-        /// e.g. "..../..../..../.... w -- open".
-        position: String,
-        #[command(flatten)]
-        output: Output,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum VerifyGame {
-    /// Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached).
-    Dodgem {
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Dots and Boxes (solves the claimed boards if they are not cached).
-    DotsAndBoxes {
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Snakes and Ladders.
-    Snakes {
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Tic-Tac-Chec (solves the travel table if it is not cached, and
-    /// counts the domain under both pawn rules).
-    TicTacChec {
-        #[command(flatten)]
-        output: Output,
-    },
-}
-
-/// A Dodgem side.
-#[derive(Copy, Clone, Debug, ValueEnum)]
-pub enum Side {
-    /// Moves first.
-    Blue,
-    /// Moves second.
-    Red,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PlayGame {
-    /// Dodgem.
-    Dodgem {
-        #[command(flatten)]
-        game: DodgemArgs,
-        /// Your side.
-        #[arg(long = "as", value_enum, default_value = "blue")]
-        side: Side,
-        /// Show every move's value before you choose.
-        #[arg(long)]
-        hints: bool,
-        /// Seed for the computer's choice among equally good moves.
-        #[arg(long)]
-        seed: Option<u64>,
-    },
-    /// Dots and Boxes.
-    DotsAndBoxes {
-        #[command(flatten)]
-        board: BoardArgs,
-        /// Your side: A moves first.
-        #[arg(long = "as", value_enum, default_value = "A")]
-        side: BoxesPlayer,
-        /// Show every line's score before you choose.
-        #[arg(long)]
-        hints: bool,
-        /// Seed for the computer's choice among equally good lines.
-        #[arg(long)]
-        seed: Option<u64>,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum BenchGame {
-    /// Dodgem.
-    Dodgem {
-        #[command(flatten)]
-        game: DodgemArgs,
-        /// Thread counts to compare, each in a fresh process.
-        #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
-        thread_counts: Vec<usize>,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Dots and Boxes.
-    DotsAndBoxes {
-        #[command(flatten)]
-        board: BoardArgs,
-        /// Thread counts to compare, each in a fresh process.
-        #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "N,N")]
-        thread_counts: Vec<usize>,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Tic-Tac-Chec: the full solve, post-opening and opening.
-    TicTacChec {
-        #[command(flatten)]
-        rules: ChecArgs,
-        /// Thread counts to compare, each in a fresh process.
-        #[arg(long, value_delimiter = ',', default_value = "2", value_name = "N,N")]
-        thread_counts: Vec<usize>,
-        #[command(flatten)]
-        output: Output,
-    },
-    /// Snakes and Ladders: the exact expectation of the 100-square board and
-    /// of a generated 1,000-square board with 150 jumps.
-    Snakes {
-        /// Timed runs of each case (the median is reported).
-        #[arg(long, default_value = "5", value_parser = clap::value_parser!(u32).range(1..=1000))]
-        runs: u32,
-        #[command(flatten)]
-        output: Output,
-    },
+    #[test]
+    fn bench_arguments_round_trip_through_the_command_line() {
+        let cases: [(Kind, &[(&str, &str)]); 5] = [
+            (Kind::Dodgem, &[("size", "5")]),
+            (Kind::Dodgem, &[("size", "4"), ("misere", "true")]),
+            (Kind::DotsAndBoxes, &[("rows", "3"), ("cols", "5"), ("variant", "icelandic")]),
+            (Kind::DotsAndBoxes, &[("rows", "1"), ("cols", "2")]),
+            (Kind::TicTacChec, &[("pawn", "outbound")]),
+        ];
+        for (kind, given) in cases {
+            let fields = kind.info().fields;
+            let pairs = given.iter().map(|(n, v)| (n.to_string(), v.to_string()));
+            let game = Game::resolve(kind, &Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
+            let mut line = vec!["solved".to_string(), BENCH_RUN.into(), kind.info().id.into()];
+            line.extend(arguments(fields, &game.to_params()));
+            let Command::BenchRun { kind: parsed, pairs } = parse_from(&line).unwrap().command else {
+                panic!("{line:?} is not a bench run");
+            };
+            assert_eq!(parsed, kind);
+            let again = Game::resolve(kind, &Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
+            assert_eq!(again.to_params(), game.to_params(), "{line:?}");
+        }
+    }
 }

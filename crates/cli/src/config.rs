@@ -1,17 +1,14 @@
-//! The resolved configuration: what the command line means, validated.
+//! The resolved configuration: what the global options mean, validated,
+//! and how an error ends the process.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use solved_engine::retrograde::SolveError;
 use solved_engine::{Interrupted, TableStore};
-use solved_games::dodgem::{Dodgem, Move, Objective, Position};
-use solved_games::dots_and_boxes::{self, Board, Variant};
-use solved_games::registry::Game;
-use solved_games::tables::ObtainError;
 
-use crate::args::{BoardArgs, BoxesPlayer, ChecArgs, Cli, DodgemArgs};
+use crate::args::Invocation;
+use crate::output::is_closed_pipe;
 
 /// Settings every command shares.
 #[derive(Debug)]
@@ -21,8 +18,8 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn resolve(cli: &Cli) -> anyhow::Result<Config> {
-        if let Some(threads) = cli.threads {
+    pub fn resolve(invocation: &Invocation) -> anyhow::Result<Config> {
+        if let Some(threads) = invocation.threads {
             if threads == 0 {
                 bail!("--threads must be at least 1");
             }
@@ -31,7 +28,7 @@ impl Config {
                 .build_global()
                 .context("cannot start the worker threads")?;
         }
-        Ok(Config { store: TableStore::new(data_dir(cli.data_dir.clone())?) })
+        Ok(Config { store: TableStore::new(data_dir(invocation.data_dir.clone())?) })
     }
 }
 
@@ -49,78 +46,8 @@ fn data_dir(flag: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     }
 }
 
-pub fn objective(misere: bool) -> Objective {
-    if misere { Objective::Misere } else { Objective::Normal }
-}
-
-pub fn dodgem(args: &DodgemArgs) -> anyhow::Result<Dodgem> {
-    Ok(Dodgem::new(args.size, objective(args.misere))?)
-}
-
-/// The position a probe asks about: `position` (or the start of a `size`
-/// board) after `moves`, each checked.
-pub fn dodgem_position(size: Option<u32>, position: Option<&str>, moves: Option<&str>) -> anyhow::Result<Position> {
-    let mut pos = match (position, size) {
-        (Some(text), _) => text.parse::<Position>().with_context(|| format!("invalid position {text:?}"))?,
-        (None, Some(size)) => Dodgem::new(size, Objective::Normal)?.start(),
-        (None, None) => bail!("give a position, or --size for the starting position"),
-    };
-    if let Some(size) = size.filter(|&s| s != u32::from(pos.size())) {
-        bail!("the position is on a {0}x{0} board, not {size}x{size}", pos.size());
-    }
-    let game = Dodgem::new(pos.size().into(), Objective::Normal)?;
-    for (i, text) in moves.unwrap_or_default().split([' ', ',']).filter(|m| !m.is_empty()).enumerate() {
-        let m = text.parse::<Move>().with_context(|| format!("move {}", i + 1))?;
-        pos = game.play(&pos, m).with_context(|| format!("move {}", i + 1))?;
-    }
-    Ok(pos)
-}
-
-pub fn game(dodgem: &Dodgem) -> Game {
-    Game::Dodgem(dodgem.clone())
-}
-
-pub fn board(args: &BoardArgs) -> anyhow::Result<Board> {
-    let variant: Variant = args.variant.parse()?;
-    Ok(Board::new(args.rows, args.cols, variant)?)
-}
-
-pub fn chec(args: &ChecArgs) -> anyhow::Result<solved_games::tic_tac_chec::TicTacChec> {
-    let rule: solved_games::tic_tac_chec::PawnRule = args.pawn.parse().map_err(anyhow::Error::msg)?;
-    Ok(solved_games::tic_tac_chec::TicTacChec::new(rule))
-}
-
-pub fn boxes_player(side: BoxesPlayer) -> dots_and_boxes::Player {
-    match side {
-        BoxesPlayer::A => dots_and_boxes::Player::A,
-        BoxesPlayer::B => dots_and_boxes::Player::B,
-    }
-}
-
-/// The arguments that name `game` to `solve` (or `bench-run`).
-pub fn game_args(game: &Game) -> Vec<String> {
-    match game {
-        Game::Dodgem(dodgem) => {
-            let mut args = vec!["dodgem".to_string(), "--size".into(), dodgem.size().to_string()];
-            if dodgem.objective() == Objective::Misere {
-                args.push("--misere".into());
-            }
-            args
-        }
-        Game::TicTacChec(game) => vec!["tic-tac-chec".into(), "--pawn".into(), game.rule().id().into()],
-        Game::DotsAndBoxes(board) => vec![
-            "dots-and-boxes".into(),
-            "--rows".into(),
-            board.rows().to_string(),
-            "--cols".into(),
-            board.cols().to_string(),
-            "--variant".into(),
-            board.variant().id().into(),
-        ],
-    }
-}
-
-/// Prints a clap error as one line (help and version as they are).
+/// Prints a clap error on one line (help and version as they are), keeping
+/// the names it gives and its suggestions.
 pub fn report_usage_error(err: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
@@ -133,23 +60,61 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
             }
         }
         _ => {
-            let rendered = err.render().to_string();
-            let line = rendered.lines().next().unwrap_or("invalid arguments");
-            eprintln!("solved: {} (see --help)", line.trim_start_matches("error: "));
+            eprintln!("solved: {} (see --help)", one_line(&err.render().to_string()));
             ExitCode::from(2)
         }
     }
 }
 
-/// 130 for an interrupted solve, as for a shell job killed by Ctrl-C; 2 otherwise.
-pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
-    let interrupted = err.chain().any(|cause| {
-        cause.is::<Interrupted>()
-            || matches!(cause.downcast_ref::<SolveError>(), Some(SolveError::Interrupted))
-            || matches!(
-                cause.downcast_ref::<ObtainError>(),
-                Some(ObtainError::Solve(SolveError::Interrupted) | ObtainError::Interrupted(_))
-            )
-    });
+/// clap's message up to its usage line, on one line: the first line, the
+/// names listed under it, and any tip in parentheses.
+fn one_line(rendered: &str) -> String {
+    let mut line = String::new();
+    let mut listed = Vec::new();
+    let mut tips = Vec::new();
+    for text in rendered.lines().take_while(|l| !l.starts_with("Usage:")) {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if line.is_empty() {
+            line = trimmed.trim_start_matches("error: ").trim_end_matches(':').to_string();
+        } else if let Some(tip) = trimmed.strip_prefix("tip: ") {
+            tips.push(tip.to_string());
+        } else {
+            listed.push(trimmed.to_string());
+        }
+    }
+    if !listed.is_empty() {
+        line = format!("{line}: {}", listed.join(", "));
+    }
+    if !tips.is_empty() {
+        line = format!("{line} ({})", tips.join("; "));
+    }
+    if line.is_empty() { "invalid arguments".into() } else { line }
+}
+
+/// How an error ends the process: quietly with 0 when the reader of the
+/// output has gone, 130 when interrupted (as for a shell job killed by
+/// Ctrl-C), 2 otherwise, with one line on stderr.
+pub fn exit(err: &anyhow::Error) -> ExitCode {
+    if is_closed_pipe(err) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("solved: {err:#}");
+    let interrupted = err.chain().any(|cause| cause.is::<Interrupted>());
     ExitCode::from(if interrupted { 130 } else { 2 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_errors_keep_their_names_and_tips() {
+        let missing = "error: the following required arguments were not provided:\n  --size <N>\n\nUsage: solved solve dodgem --size <N>\n\nFor more information, try '--help'.\n";
+        assert_eq!(one_line(missing), "the following required arguments were not provided: --size <N>");
+        let typo = "error: unrecognized subcommand 'dodgen'\n\n  tip: a similar subcommand exists: 'dodgem'\n\nUsage: solved solve <COMMAND>\n";
+        assert_eq!(one_line(typo), "unrecognized subcommand 'dodgen' (a similar subcommand exists: 'dodgem')");
+    }
 }

@@ -1,7 +1,9 @@
 //! The shapes of `--json` output.
 
+use std::fmt::Display;
+
 use serde::Serialize;
-use solved_engine::Value;
+use solved_engine::{Tally, Value};
 
 #[derive(Debug, Serialize)]
 pub struct TallyJson {
@@ -9,6 +11,12 @@ pub struct TallyJson {
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
+}
+
+impl From<Tally> for TallyJson {
+    fn from(tally: Tally) -> TallyJson {
+        TallyJson { positions: tally.positions(), wins: tally.wins, losses: tally.losses, draws: tally.draws }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -30,12 +38,34 @@ pub struct DodgemSolveJson {
     pub cached: bool,
 }
 
+/// A probe of a game whose positions have a value: the position, whose
+/// turn it is, its value and every move ranked.
 #[derive(Debug, Serialize)]
 pub struct ProbeJson {
     pub position: String,
+    pub to_move: String,
     #[serde(flatten)]
     pub value: Value,
     pub moves: Vec<MoveJson>,
+}
+
+impl ProbeJson {
+    pub fn new<M: Display, P: Display>(
+        position: &impl Display,
+        to_move: &impl Display,
+        value: Value,
+        ranked: &[(M, Value, P)],
+    ) -> ProbeJson {
+        ProbeJson {
+            position: position.to_string(),
+            to_move: to_move.to_string(),
+            value,
+            moves: ranked
+                .iter()
+                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: *v, position: child.to_string() })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]

@@ -5,24 +5,21 @@
 mod args;
 mod commands;
 mod config;
+mod files;
 mod json;
+mod output;
 mod progress;
 mod text;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = match args::Cli::try_parse() {
-        Ok(cli) => cli,
+    let invocation = match args::parse_from(std::env::args_os()) {
+        Ok(invocation) => invocation,
         Err(err) => return config::report_usage_error(err),
     };
-    match commands::run(cli) {
+    match commands::run(invocation) {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("solved: {err:#}");
-            config::exit_code_for(&err)
-        }
+        Err(err) => config::exit(&err),
     }
 }

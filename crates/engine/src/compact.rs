@@ -18,16 +18,17 @@
 //!
 //! # Stability
 //!
-//! This layout is [`Encoding::Compact`](crate::table::Encoding::Compact)'s;
-//! changing it bumps `FORMAT_VERSION`.
+//! This layout is the [`Compact`] encoding's, and this file is the only one
+//! that knows it; changing it bumps `FORMAT_VERSION`.
 
 use std::io;
 
 use rayon::prelude::*;
 
-use crate::table::{Counts, Payload, Table};
+use crate::lookup::Values;
+use crate::table::{Encoding, Payload, Table};
+use crate::tally::Tally;
 use crate::value::{Plies, Value};
-use crate::values::Values;
 
 /// The longest distance the compact form holds.
 pub const MAX_PLIES: u16 = 63;
@@ -65,17 +66,40 @@ pub enum CompactError {
     },
 }
 
-/// The payload's length in bytes for `positions` positions, `decisive` of
-/// them won or lost.
-pub fn payload_len(positions: u64, decisive: u64) -> u64 {
-    let bitmap = positions.div_ceil(64);
-    8 * (bitmap + bitmap.div_ceil(BLOCK_WORDS as u64) + (6 * decisive).div_ceil(64))
+/// The compact copy of a table of values, as a table encoding.
+#[derive(Copy, Clone, Debug)]
+pub struct Compact;
+
+impl Encoding for Compact {
+    const CODE: u32 = 3;
+    const NAME: &'static str = "compact values";
+    const SUFFIX: &'static str = ".compact";
+
+    fn payload_len(positions: u64, tally: Tally) -> Option<u64> {
+        let decisive = tally.wins.checked_add(tally.losses).filter(|&d| d <= positions)?;
+        let parts = Parts::of(positions, decisive);
+        Some(8 * (parts.bitmap + parts.directory + parts.distances) as u64)
+    }
+}
+
+/// The lengths, in words, of the three parts of a payload.
+struct Parts {
+    bitmap: usize,
+    directory: usize,
+    distances: usize,
+}
+
+impl Parts {
+    fn of(positions: u64, decisive: u64) -> Parts {
+        let bitmap = positions.div_ceil(64) as usize;
+        Parts { bitmap, directory: bitmap.div_ceil(BLOCK_WORDS), distances: (6 * decisive).div_ceil(64) as usize }
+    }
 }
 
 /// A compact copy, built from full values.
 #[derive(Debug)]
 pub struct CompactBuilder {
-    counts: Counts,
+    tally: Tally,
     bitmap: Vec<u64>,
     directory: Vec<u64>,
     distances: Vec<u64>,
@@ -92,20 +116,18 @@ impl CompactBuilder {
         let n = values.len();
         let words = n.div_ceil(64) as usize;
         // The bitmap and each block's decisive distances, in parallel.
-        let blocks: Vec<(Vec<u64>, Vec<u8>, Counts)> = (0..words.div_ceil(BLOCK_WORDS))
+        let blocks: Vec<(Vec<u64>, Vec<u8>, Tally)> = (0..words.div_ceil(BLOCK_WORDS))
             .into_par_iter()
             .map(|block| {
                 let mut bitmap = Vec::with_capacity(BLOCK_WORDS);
                 let mut distances = Vec::new();
-                let mut counts = Counts::default();
+                let mut tally = Tally::default();
                 for w in block * BLOCK_WORDS..((block + 1) * BLOCK_WORDS).min(words) {
                     let mut word = 0u64;
                     for idx in (w as u64 * 64)..((w as u64 + 1) * 64).min(n) {
                         let value = values.probe(idx);
-                        let Some(Plies(d)) = value.plies() else {
-                            counts.draws += 1;
-                            continue;
-                        };
+                        tally.add(value);
+                        let Some(Plies(d)) = value.plies() else { continue };
                         let odd = d % 2 == 1;
                         if odd != matches!(value, Value::Win(_)) {
                             return Err(CompactError::Parity { idx, value });
@@ -113,26 +135,21 @@ impl CompactBuilder {
                         if d > MAX_PLIES {
                             return Err(CompactError::TooLong { idx, value });
                         }
-                        if odd {
-                            counts.wins += 1
-                        } else {
-                            counts.losses += 1
-                        }
                         word |= 1 << (idx % 64);
                         distances.push(d as u8);
                     }
                     bitmap.push(word);
                 }
-                Ok((bitmap, distances, counts))
+                Ok((bitmap, distances, tally))
             })
             .collect::<Result<_, _>>()?;
-        let mut counts = Counts::default();
+        let mut tally = Tally::default();
         let mut bitmap = Vec::with_capacity(words);
         let mut directory = Vec::with_capacity(blocks.len());
         let decisive: u64 = blocks.iter().map(|b| b.1.len() as u64).sum();
         let mut distances = vec![0u64; (6 * decisive).div_ceil(64) as usize];
         let mut rank = 0u64;
-        for (block_bitmap, block_distances, block_counts) in blocks {
+        for (block_bitmap, block_distances, block_tally) in blocks {
             directory.push(rank);
             bitmap.extend(block_bitmap);
             for d in block_distances {
@@ -144,11 +161,9 @@ impl CompactBuilder {
                 }
                 rank += 1;
             }
-            counts.wins += block_counts.wins;
-            counts.losses += block_counts.losses;
-            counts.draws += block_counts.draws;
+            tally = tally.merge(block_tally);
         }
-        Ok(CompactBuilder { counts, bitmap, directory, distances })
+        Ok(CompactBuilder { tally, bitmap, directory, distances })
     }
 
     /// Checks every entry of the copy against `values`.
@@ -175,7 +190,11 @@ impl CompactBuilder {
     }
 }
 
-impl Payload for CompactBuilder {
+impl Payload<Compact> for CompactBuilder {
+    fn tally(&self) -> Tally {
+        self.tally
+    }
+
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
         for words in [&self.bitmap, &self.directory, &self.distances] {
             for chunk in words.chunks(1 << 16) {
@@ -185,21 +204,17 @@ impl Payload for CompactBuilder {
         }
         Ok(())
     }
-
-    fn counts(&self) -> Option<Counts> {
-        Some(self.counts)
-    }
 }
 
 /// The three parts of a compact payload, as words.
-pub(crate) struct View<'a, W> {
-    pub bitmap: &'a [W],
-    pub directory: &'a [W],
-    pub distances: &'a [W],
+struct View<'a, W> {
+    bitmap: &'a [W],
+    directory: &'a [W],
+    distances: &'a [W],
 }
 
 /// A word of a compact payload: in memory, or bytes from a file.
-pub(crate) trait Word: Copy {
+trait Word: Copy {
     fn get(self) -> u64;
 }
 
@@ -217,7 +232,7 @@ impl Word for [u8; 8] {
 
 impl<W: Word> View<'_, W> {
     #[inline]
-    pub(crate) fn probe(&self, idx: u64) -> Value {
+    fn probe(&self, idx: u64) -> Value {
         let w = (idx / 64) as usize;
         let word = self.bitmap[w].get();
         if word >> (idx % 64) & 1 == 0 {
@@ -240,9 +255,30 @@ impl<W: Word> View<'_, W> {
     }
 }
 
-impl<B: AsRef<[u8]>> Table<B> {
-    /// Whether this is a compact copy.
-    pub fn is_compact(&self) -> bool {
-        self.header().key.encoding == crate::table::Encoding::Compact
+impl Table<Compact> {
+    /// The value of position `idx`.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `idx >= self.len()`.
+    #[inline]
+    pub fn probe(&self, idx: u64) -> Value {
+        assert!(idx < self.len(), "position index out of range");
+        let (words, _) = self.payload().as_chunks::<8>();
+        let tally = self.header().tally;
+        let parts = Parts::of(self.len(), tally.wins + tally.losses);
+        let (bitmap, rest) = words.split_at(parts.bitmap);
+        let (directory, distances) = rest.split_at(parts.directory);
+        View { bitmap, directory, distances }.probe(idx)
+    }
+}
+
+impl Values for Table<Compact> {
+    fn len(&self) -> u64 {
+        Table::len(self)
+    }
+
+    fn probe(&self, idx: u64) -> Value {
+        Table::<Compact>::probe(self, idx)
     }
 }

@@ -178,6 +178,42 @@ impl Subsets {
     }
 }
 
+/// The set bits of a mask, lowest first.
+///
+/// # Examples
+///
+/// ```
+/// use solved_engine::bits;
+/// assert_eq!(bits(0b1010_0001u16).collect::<Vec<_>>(), [0, 5, 7]);
+/// ```
+pub fn bits(mask: impl Into<u64>) -> Bits {
+    Bits(mask.into())
+}
+
+/// The iterator of [`bits`].
+#[derive(Copy, Clone, Debug)]
+pub struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        (self.0 != 0).then(|| {
+            let bit = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            bit
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = self.0.count_ones() as usize;
+        (count, Some(count))
+    }
+}
+
+impl ExactSizeIterator for Bits {}
+
 /// The next mask with the same number of bits (Gosper's hack).
 fn next_colex(mask: u64) -> Option<u64> {
     if mask == 0 {

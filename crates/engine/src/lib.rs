@@ -6,10 +6,17 @@
 //! (terminal values and children), a [`DenseIndex`] of its positions and,
 //! for the fast solver, [`TieredRetrograde`] (tiers, in-tier move counts and
 //! predecessors). [`retrograde::solve`] turns such a game into a
-//! [`Solution`]: one [`PackedValue`] byte per position. [`table`] writes it
-//! to disk with a header and a checksum and reads it back, refusing anything
-//! that does not validate. [`solve_naive`] and [`audit`] exist to check the
-//! fast path independently.
+//! [`Solution`]: one [`PackedValue`] byte per position. A game of scoring
+//! moves that each set one bit goes to [`sweep::solve`] instead, which
+//! gives one margin per state. [`table`] writes either to disk with a header
+//! and a checksum, as a [`Table`] whose type says how its values are
+//! stored, and reads it back, refusing anything that does not validate;
+//! [`compact`] makes a smaller lossless copy of a table of values.
+//! [`solve_naive`] and [`audit`] exist to check the fast path independently.
+//!
+//! The layers point one way: `value`, `packed`, `tally`, `index` and
+//! `progress` depend on nothing; `table` on those; `lookup`, the solvers
+//! and `compact` on `table`; nothing depends on a solver but the games.
 //!
 //! The engine knows nothing of any particular game and does no terminal or
 //! network I/O; long computations report through [`Progress`].
@@ -27,37 +34,41 @@
 //!
 //! # Errors
 //!
-//! Solvers fail with [`SolveError`]; tables with [`TableError`], which wraps
-//! a [`FormatError`] when a file is not a valid table.
+//! The retrograde solver fails with [`SolveError`]; tables with
+//! [`TableError`], which wraps a [`FormatError`] when a file is not a valid
+//! table. Whatever stops because [`Progress::should_stop`] asked it to
+//! fails with [`Interrupted`], alone or as the source of its own error, so
+//! that one test of the cause chain tells an interruption from a failure.
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod audit;
 pub mod chain;
 pub mod compact;
 pub mod game;
 mod index;
+mod lookup;
 mod naive;
 mod packed;
 mod progress;
 mod reachable;
 pub mod retrograde;
 pub mod sweep;
-#[allow(unsafe_code)]
 pub mod table;
+mod tally;
 mod value;
-mod values;
 
 pub use crate::audit::{AuditReport, Disagreement, audit};
 pub use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
-pub use crate::index::{MAX_UNIVERSE, Subsets, binomial};
+pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
+pub use crate::lookup::Values;
 pub use crate::naive::solve_naive;
 pub use crate::packed::PackedValue;
 pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::reachable::{PositionSet, reachable};
 pub use crate::retrograde::{Solution, SolveError};
 pub use crate::table::{FormatError, Payload, Table, TableError, TableKey, TableStore};
+pub use crate::tally::Tally;
 pub use crate::value::{Plies, Value};
-pub use crate::values::Values;

@@ -1,12 +1,12 @@
-//! Scores of games where every move sets one bit, by one descending sweep.
+//! Margins of games where every move sets one bit, by one descending sweep.
 //!
 //! The game is given as data: `n` bits (in Dots and Boxes, the undrawn
 //! lines) and a list of *groups*, each a mask of bits (a box's undrawn
 //! sides). Setting a bit that completes `g` groups scores `g` points and the
 //! mover moves again; setting one that completes none passes the turn. The
-//! score of a state is the best (future points of the mover − future points
-//! of the opponent): the maximum over unset bits of `g + score(child)` if the
-//! move scores and `−score(child)` if it does not. The full state scores 0.
+//! *margin* of a state is the best (future points of the mover − future
+//! points of the opponent): the maximum over unset bits of
+//! [`move_margin`]`(g, margin(child))`. The full state's margin is 0.
 //!
 //! Setting a bit only makes the state larger, so sweeping from the full
 //! state down to the empty one meets every child before its parents: no
@@ -29,10 +29,13 @@
 //! checker can see that no two threads write the same byte. Files are
 //! written in plain state order.
 
+use std::io;
+
 use rayon::prelude::*;
 
-use crate::progress::Progress;
-use crate::retrograde::SolveError;
+use crate::progress::{Interrupted, Progress};
+use crate::table::{Margin, Payload};
+use crate::tally::Tally;
 
 /// The largest state space the sweep handles: 2^30 states, one gibibyte.
 pub const MAX_BITS: u32 = 30;
@@ -41,9 +44,9 @@ const LOW_BITS: u32 = 5;
 const LANES: usize = 1 << LOW_BITS;
 const MAX_REGION_BITS: u32 = 8;
 
-/// The score of every state, one `i8` each.
+/// The margin of every state, one `i8` each.
 #[derive(Debug)]
-pub struct Scores {
+pub struct Margins {
     bits: u32,
     region_bits: u32,
     /// Where each region is stored, by its top bits.
@@ -51,7 +54,7 @@ pub struct Scores {
     bytes: Vec<u8>,
 }
 
-impl Scores {
+impl Margins {
     /// The number of states, `2^bits`.
     pub fn len(&self) -> u64 {
         1 << self.bits
@@ -62,7 +65,7 @@ impl Scores {
         false
     }
 
-    /// The score of `state`.
+    /// The margin of `state`.
     ///
     /// # Panics
     ///
@@ -77,13 +80,31 @@ impl Scores {
         (self.slot_of[(state >> region_size) as usize] << region_size) | (state & ((1 << region_size) - 1)) as usize
     }
 
-    /// The scores as bytes (two's complement) in state order, in pieces.
-    pub fn for_each_piece<E>(&self, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+    /// The margins as bytes (two's complement) in state order, region by
+    /// region.
+    fn for_each_region(&self, mut f: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
         let region_size = 1usize << (self.bits - self.region_bits);
         for &slot in &self.slot_of {
             f(&self.bytes[slot * region_size..(slot + 1) * region_size])?;
         }
         Ok(())
+    }
+}
+
+impl Payload<Margin> for Margins {
+    fn tally(&self) -> Tally {
+        self.bytes
+            .par_chunks(1 << 16)
+            .map(|piece| {
+                let mut tally = Tally::default();
+                piece.iter().for_each(|&b| tally.add_margin(b as i8));
+                tally
+            })
+            .reduce(Tally::default, Tally::merge)
+    }
+
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        self.for_each_region(sink)
     }
 }
 
@@ -108,23 +129,33 @@ impl Groups {
     }
 }
 
-/// The value of a move worth `reward` points into a child scoring `child`.
+/// The margin of a move worth `reward` points (the groups it completes)
+/// into a child whose margin, for whoever moves there, is `child`: the
+/// mover moves again after scoring, and hands the turn over otherwise.
+///
+/// # Examples
+///
+/// ```
+/// use solved_engine::sweep::move_margin;
+/// assert_eq!(move_margin(2, -1), 1, "two boxes taken, then one more lost");
+/// assert_eq!(move_margin(0, 3), -3, "the opponent moves and gains three");
+/// ```
 #[inline]
-fn move_score(reward: i8, child: i8) -> i8 {
+pub fn move_margin(reward: i8, child: i8) -> i8 {
     if reward > 0 { reward + child } else { -child }
 }
 
-/// Scores every state of the game with `bits` bits and these `groups`.
+/// The margin of every state of the game with `bits` bits and these `groups`.
 ///
 /// # Errors
 ///
-/// [`SolveError::Interrupted`] if `progress` asks to stop.
+/// [`Interrupted`] if `progress` asks to stop.
 ///
 /// # Panics
 ///
 /// Panics if `bits` exceeds [`MAX_BITS`] or a group has a bit at or above
 /// `bits`; callers check board sizes first.
-pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Scores, SolveError> {
+pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margins, Interrupted> {
     assert!(bits <= MAX_BITS, "at most {MAX_BITS} bits");
     assert!(groups.iter().all(|g| g >> bits == 0), "groups use only the game's bits");
     let groups = Groups::new(bits, groups);
@@ -132,10 +163,10 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Score
     if bits < LOW_BITS {
         let mut bytes = vec![0u8; 1 << bits];
         for state in (0..1u64 << bits).rev() {
-            bytes[state as usize] = score_by_children(bits, &groups, state, |child| bytes[child as usize] as i8) as u8;
+            bytes[state as usize] = margin_by_children(bits, &groups, state, |child| bytes[child as usize] as i8) as u8;
         }
         progress.advance(1 << bits);
-        return Ok(Scores { bits, region_bits: 0, slot_of: vec![0], bytes });
+        return Ok(Margins { bits, region_bits: 0, slot_of: vec![0], bytes });
     }
     let region_bits = (bits - LOW_BITS).min(MAX_REGION_BITS);
     let region_size_bits = bits - region_bits;
@@ -156,7 +187,7 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Score
         let current = &mut rest[..count * region_size];
         current.par_chunks_mut(region_size).zip(&order[done..done + count]).try_for_each(|(region, &top)| {
             if progress.should_stop() {
-                return Err(SolveError::Interrupted);
+                return Err(Interrupted);
             }
             let sweep = RegionSweep { bits, region_size_bits, top, groups: &groups, finished, slot_of: &slot_of };
             sweep.run(region, progress);
@@ -164,15 +195,15 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Score
         })?;
         done += count;
     }
-    Ok(Scores { bits, region_bits, slot_of, bytes })
+    Ok(Margins { bits, region_bits, slot_of, bytes })
 }
 
-/// The best move score at `state`, given its children's scores.
-fn score_by_children(bits: u32, groups: &Groups, state: u64, child: impl Fn(u64) -> i8) -> i8 {
+/// The best move's margin at `state`, given its children's margins.
+fn margin_by_children(bits: u32, groups: &Groups, state: u64, child: impl Fn(u64) -> i8) -> i8 {
     let mut best = None;
     for bit in (0..bits).filter(|&b| state >> b & 1 == 0) {
-        let score = move_score(groups.reward(state, bit), child(state | 1 << bit));
-        best = Some(best.map_or(score, |b: i8| b.max(score)));
+        let margin = move_margin(groups.reward(state, bit), child(state | 1 << bit));
+        best = Some(best.map_or(margin, |b: i8| b.max(margin)));
     }
     best.unwrap_or(0)
 }
@@ -238,7 +269,7 @@ impl RegionSweep<'_> {
                     &self.finished[start..start + LANES]
                 };
                 for lane in 0..LANES {
-                    best[lane] = best[lane].max(move_score(reward[lane], children[lane] as i8));
+                    best[lane] = best[lane].max(move_margin(reward[lane], children[lane] as i8));
                 }
             }
             // The bits inside the block: each lane's children are higher
@@ -249,7 +280,7 @@ impl RegionSweep<'_> {
                 for bit in 0..LOW_BITS as usize {
                     if lane >> bit & 1 == 0 {
                         let child = block_bytes[lane | 1 << bit] as i8;
-                        lane_best = lane_best.max(move_score(low_rewards[bit][lane], child));
+                        lane_best = lane_best.max(move_margin(low_rewards[bit][lane], child));
                     }
                 }
                 // Only the full state has no move at all.
@@ -272,19 +303,19 @@ mod tests {
     use super::*;
     use crate::Silent;
 
-    /// The score of `state`, by memoised recursion over the game tree.
+    /// The margin of `state`, by memoised recursion over the game tree.
     fn by_search(bits: u32, groups: &Groups, state: u64, memo: &mut HashMap<u64, i8>) -> i8 {
-        if let Some(&score) = memo.get(&state) {
-            return score;
+        if let Some(&margin) = memo.get(&state) {
+            return margin;
         }
         let mut best = None;
         for bit in (0..bits).filter(|&b| state >> b & 1 == 0) {
-            let score = move_score(groups.reward(state, bit), by_search(bits, groups, state | 1 << bit, memo));
-            best = Some(best.map_or(score, |b: i8| b.max(score)));
+            let margin = move_margin(groups.reward(state, bit), by_search(bits, groups, state | 1 << bit, memo));
+            best = Some(best.map_or(margin, |b: i8| b.max(margin)));
         }
-        let score = best.unwrap_or(0);
-        memo.insert(state, score);
-        score
+        let margin = best.unwrap_or(0);
+        memo.insert(state, margin);
+        margin
     }
 
     #[test]
@@ -296,13 +327,13 @@ mod tests {
                     .map(|_| (0..rng.random_range(1..=4)).fold(0, |m, _| m | 1 << rng.random_range(0..bits.max(1))))
                     .filter(|&m| m >> bits == 0)
                     .collect();
-                let scores = solve(bits, &groups, &Silent).unwrap();
+                let margins = solve(bits, &groups, &Silent).unwrap();
                 let check = Groups::new(bits, &groups);
                 let mut memo = HashMap::new();
                 let states: Vec<u64> = (0..1 << bits).collect();
                 for state in states {
                     let expected = by_search(bits, &check, state, &mut memo);
-                    assert_eq!(scores.get(state), expected, "bits {bits} state {state:b} groups {groups:?}");
+                    assert_eq!(margins.get(state), expected, "bits {bits} state {state:b} groups {groups:?}");
                 }
             }
         }
@@ -311,17 +342,35 @@ mod tests {
     #[test]
     fn pieces_come_out_in_state_order() {
         let groups = [0b11, 0b1100_0000_0000, 0b1_0000_0000_0000_0001];
-        let scores = solve(17, &groups, &Silent).unwrap();
+        let margins = solve(17, &groups, &Silent).unwrap();
         let mut bytes = Vec::new();
-        scores
-            .for_each_piece(|piece| -> Result<(), ()> {
+        margins
+            .write_pieces(&mut |piece: &[u8]| {
                 bytes.extend_from_slice(piece);
                 Ok(())
             })
             .unwrap();
-        assert_eq!(bytes.len() as u64, scores.len());
-        for state in (0..scores.len()).step_by(97) {
-            assert_eq!(bytes[state as usize] as i8, scores.get(state));
+        assert_eq!(bytes.len() as u64, margins.len());
+        for state in (0..margins.len()).step_by(97) {
+            assert_eq!(bytes[state as usize] as i8, margins.get(state));
+        }
+        let mut tally = Tally::default();
+        bytes.iter().for_each(|&b| tally.add_margin(b as i8));
+        assert_eq!(margins.tally(), tally);
+    }
+
+    #[test]
+    fn margins_are_identical_at_any_thread_count() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for bits in [13, 15, 18] {
+            let groups: Vec<u64> =
+                (0..bits).map(|_| (0..4).fold(0, |m, _| m | 1 << rng.random_range(0..bits))).collect();
+            let bytes = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let margins = pool.install(|| solve(bits, &groups, &Silent)).unwrap();
+                (0..margins.len()).map(|s| margins.get(s)).collect::<Vec<i8>>()
+            };
+            assert_eq!(bytes(1), bytes(4), "bits {bits}");
         }
     }
 }

@@ -2,8 +2,8 @@
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::compact::{CompactBuilder, CompactError};
-use solved_engine::table::{Encoding, TableKey};
+use solved_engine::compact::{Compact, CompactBuilder, CompactError};
+use solved_engine::table::{Packed, TableKey};
 use solved_engine::{PackedValue, Plies, Table, TableStore, Value, Values};
 
 /// Values where wins have odd distances and losses even ones.
@@ -18,8 +18,8 @@ fn parity_values(n: usize, seed: u64) -> Vec<Value> {
         .collect()
 }
 
-fn key(positions: u64, encoding: Encoding) -> TableKey {
-    TableKey { game: "test".into(), variant: "compact".into(), size: "1".into(), index_version: 1, encoding, positions }
+fn key(positions: u64) -> TableKey {
+    TableKey { game: "test".into(), variant: "compact".into(), size: "1".into(), index_version: 1, positions }
 }
 
 #[test]
@@ -30,12 +30,11 @@ fn the_compact_copy_gives_back_every_value() {
         compact.verify(values.as_slice()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let store = TableStore::new(dir.path());
-        let path = store.save(&key(n as u64, Encoding::Compact), &[], &compact).unwrap();
+        let path = store.save::<Compact>(&key(n as u64), &[], &compact).unwrap();
         assert!(path.to_string_lossy().ends_with(".compact.tbl"));
-        let table = store.open(&key(n as u64, Encoding::Compact)).unwrap().unwrap();
-        assert!(table.is_compact());
+        let table = store.open::<Compact>(&key(n as u64)).unwrap().unwrap();
         assert!((0..n as u64).all(|i| table.probe(i) == values[i as usize]), "n {n}");
-        let counts = table.header().counts;
+        let counts = table.header().tally;
         let wins = values.iter().filter(|v| matches!(v, Value::Win(_))).count() as u64;
         assert_eq!((counts.wins, counts.wins + counts.losses + counts.draws), (wins, n as u64));
         compact.verify(&table).unwrap();
@@ -71,15 +70,16 @@ fn a_corrupted_compact_file_is_refused() {
     let compact = CompactBuilder::new(values.as_slice()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = TableStore::new(dir.path());
-    let path = store.save(&key(5000, Encoding::Compact), &[], &compact).unwrap();
+    let path = store.save::<Compact>(&key(5000), &[], &compact).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 4;
     std::fs::write(&path, &bytes).unwrap();
-    assert!(store.open(&key(5000, Encoding::Compact)).is_err());
+    assert!(store.open::<Compact>(&key(5000)).is_err());
     // And a byte table is never taken for a compact one.
-    let packed: Vec<u8> = values.iter().map(|&v| PackedValue::pack(v).unwrap().to_byte()).collect();
-    store.save(&key(5000, Encoding::PackedValue), &[], packed.as_slice()).unwrap();
-    let table: Table = store.open(&key(5000, Encoding::PackedValue)).unwrap().unwrap();
-    assert!(!table.is_compact() && (0..5000).all(|i| table.probe(i) == values.probe(i)));
+    let packed: Vec<PackedValue> = values.iter().map(|&v| PackedValue::pack(v).unwrap()).collect();
+    let path = store.save::<Packed>(&key(5000), &[], packed.as_slice()).unwrap();
+    let table: Table<Packed> = store.open(&key(5000)).unwrap().unwrap();
+    assert!((0..5000).all(|i| table.probe(i) == values.probe(i)));
+    assert!(Table::<Compact>::open(&path, &key(5000)).is_err());
 }

@@ -2,6 +2,7 @@
 //! cycles, draws and terminal positions of every kind.
 
 use std::ops::Range;
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -126,9 +127,13 @@ impl TieredRetrograde for Graph {
     }
 }
 
-fn solve_with_threads(graph: &Graph, threads: usize) -> Vec<u8> {
+/// The solution's bytes with `threads` threads, each task taking `chunk`
+/// positions: small chunks put several tasks on every tier, racing for the
+/// same words.
+fn solve_with_threads(graph: &Graph, threads: usize, chunk: u64) -> Vec<u8> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    let solution = pool.install(|| retrograde::solve(graph, &Silent)).unwrap();
+    let solver = retrograde::Solver::new().with_chunk_size(chunk);
+    let solution = pool.install(|| solver.solve(graph, &Silent)).unwrap();
     (0..solution.len()).map(|i| solution.get(i).to_byte()).collect()
 }
 
@@ -156,7 +161,10 @@ fn solutions_are_identical_at_any_thread_count() {
     let mut rng = StdRng::seed_from_u64(7);
     for _ in 0..50 {
         let graph = Graph::random(&mut rng);
-        assert_eq!(solve_with_threads(&graph, 1), solve_with_threads(&graph, 4));
+        let alone = solve_with_threads(&graph, 1, 1 << 15);
+        for chunk in [8, 16, 64] {
+            assert_eq!(solve_with_threads(&graph, 4, chunk), alone, "chunks of {chunk}");
+        }
     }
 }
 
@@ -203,7 +211,7 @@ impl solved_engine::Progress for StopAfter {
 
 #[test]
 fn an_interrupted_solve_resumes_from_its_checkpoint() {
-    use solved_engine::table::{Checkpoint, Encoding, TableKey};
+    use solved_engine::table::{Checkpoint, TableKey};
     let dir = tempfile::tempdir().unwrap();
     let mut rng = StdRng::seed_from_u64(21);
     let mut resumed_mid_way = 0;
@@ -214,18 +222,18 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
             variant: format!("case{case}"),
             size: "random".into(),
             index_version: 1,
-            encoding: Encoding::PackedValue,
             positions: graph.position_count(),
         };
         let checkpoint = Checkpoint::new(dir.path().join(format!("{case}.checkpoint")), key.clone());
-        let checkpointing = retrograde::Checkpointing { checkpoint: &checkpoint, every: std::time::Duration::ZERO };
+        let solver = retrograde::Solver::new().with_chunk_size(8).with_checkpoints(&checkpoint, Duration::ZERO);
+        let words = graph.position_count().div_ceil(8);
         let stopper = StopAfter { asked: Default::default(), budget: rng.random_range(1..12) };
-        let first = retrograde::solve_resumable(&graph, &stopper, Some(&checkpointing));
+        let first = solver.solve(&graph, &stopper);
         if first.is_err() {
-            assert!(matches!(first, Err(retrograde::SolveError::Interrupted)));
-            resumed_mid_way += usize::from(checkpoint.load().unwrap().is_some());
+            assert!(matches!(first, Err(retrograde::SolveError::Interrupted(_))));
+            resumed_mid_way += usize::from(checkpoint.load(words).unwrap().is_some());
         }
-        let resumed = retrograde::solve_resumable(&graph, &Silent, Some(&checkpointing)).unwrap();
+        let resumed = solver.solve(&graph, &Silent).unwrap();
         let direct = retrograde::solve(&graph, &Silent).unwrap();
         let bytes = |s: &retrograde::Solution| (0..s.len()).map(|i| s.get(i).to_byte()).collect::<Vec<u8>>();
         assert_eq!(bytes(&resumed), bytes(&direct), "case {case}");
@@ -233,7 +241,14 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
         let mut other = key.clone();
         other.variant = "other".into();
         let foreign = Checkpoint::new(checkpoint.path(), other);
-        assert!(checkpoint.path().exists() == foreign.load().is_err());
+        assert!(checkpoint.path().exists() == foreign.load(words).is_err());
+        // So is one of another chunk size, which the solve cannot resume.
+        if checkpoint.path().exists() {
+            let other_chunks =
+                retrograde::Solver::new().with_chunk_size(16).with_checkpoints(&checkpoint, Duration::ZERO);
+            let refused = other_chunks.solve(&graph, &Silent);
+            assert!(matches!(refused, Err(retrograde::SolveError::ForeignCheckpoint { .. })), "{refused:?}");
+        }
         checkpoint.remove().unwrap();
     }
     assert!(resumed_mid_way > 5, "some solves were interrupted with a checkpoint to resume from");

@@ -1,33 +1,26 @@
 //! Table files: round trips, and every way a file can be refused.
 
-use solved_engine::table::{self, Encoding, HEADER_LEN, TableKey};
+use solved_engine::table::{self, HEADER_LEN, Margin, Packed, TableKey};
 use solved_engine::{FormatError, PackedValue, Plies, Table, TableError, TableStore, Value};
 
 fn key(positions: u64) -> TableKey {
-    TableKey {
-        game: "test".into(),
-        variant: "normal".into(),
-        size: "3x3".into(),
-        index_version: 1,
-        encoding: Encoding::PackedValue,
-        positions,
-    }
+    TableKey { game: "test".into(), variant: "normal".into(), size: "3x3".into(), index_version: 1, positions }
 }
 
-fn sample_values() -> Vec<u8> {
+fn sample_values() -> Vec<PackedValue> {
     [Value::Win(Plies(3)), Value::Loss(Plies(0)), Value::Draw, Value::Loss(Plies(38)), Value::Win(Plies(0))]
         .iter()
-        .map(|&v| PackedValue::pack(v).unwrap().to_byte())
+        .map(|&v| PackedValue::pack(v).unwrap())
         .collect()
 }
 
 fn write_sample(dir: &std::path::Path) -> std::path::PathBuf {
     let store = TableStore::new(dir);
     let values = sample_values();
-    store.save(&key(values.len() as u64), &[("reachable", 4), ("zugzwangs", 0)], values.as_slice()).unwrap()
+    store.save::<Packed>(&key(values.len() as u64), &[("reachable", 4), ("zugzwangs", 0)], values.as_slice()).unwrap()
 }
 
-fn invalid(result: Result<Table, TableError>) -> FormatError {
+fn invalid<E>(result: Result<Table<E>, TableError>) -> FormatError {
     match result {
         Err(TableError::Invalid { source, .. }) => source,
         other => panic!("expected an invalid table, got {other:?}"),
@@ -38,23 +31,52 @@ fn invalid(result: Result<Table, TableError>) -> FormatError {
 fn a_written_table_reads_back_with_counts() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_sample(dir.path());
-    let table = Table::open(&path, &key(5)).unwrap();
+    let table = Table::<Packed>::open(&path, &key(5)).unwrap();
     assert_eq!(table.probe(0), Value::Win(Plies(3)));
     assert_eq!(table.probe(3), Value::Loss(Plies(38)));
-    let counts = table.header().counts;
+    let counts = table.header().tally;
     assert_eq!((counts.wins, counts.losses, counts.draws), (2, 2, 1));
     assert_eq!(table.header().fact("reachable"), Some(4));
     assert_eq!(table.header().fact("zugzwangs"), Some(0));
     assert_eq!(table.header().fact("elsewhere"), None);
-    // SAFETY: the file is private to this test and not modified.
-    let mapped = unsafe { Table::open_mmap(&path, &key(5)) }.unwrap();
-    assert!((0..5).all(|i| mapped.probe(i) == table.probe(i)));
+}
+
+#[test]
+fn a_table_of_margins_is_not_read_as_one_of_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let margins: [i8; 4] = [3, -1, 0, 0];
+    let path = store.save::<Margin>(&key(4), &[], margins.as_slice()).unwrap();
+    let table = Table::<Margin>::open(&path, &key(4)).unwrap();
+    assert_eq!((0..4).map(|i| table.probe_margin(i)).collect::<Vec<_>>(), margins);
+    let tally = table.header().tally;
+    assert_eq!((tally.wins, tally.losses, tally.draws), (1, 1, 2));
+    let error = invalid(Table::<Packed>::open(&path, &key(4)));
+    assert!(matches!(error, FormatError::Encoding { found: 2, expected: 1, .. }), "{error}");
+    assert_eq!(error.to_string(), "table holds encoding 2, not packed values (1)");
+}
+
+#[test]
+fn only_regular_files_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let path = store.path::<Packed>(&key(5));
+    std::fs::create_dir(&path).unwrap();
+    let error = Table::<Packed>::open(&path, &key(5)).unwrap_err();
+    assert!(matches!(error, TableError::Read { .. }), "{error:?}");
+    std::fs::remove_dir(&path).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let error = Table::<Packed>::open(&path, &key(5)).unwrap_err();
+        assert!(matches!(&error, TableError::Read { source, .. } if source.to_string().contains("not a regular file")));
+    }
 }
 
 #[test]
 fn a_missing_table_is_a_miss_not_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(TableStore::new(dir.path()).open(&key(5)).unwrap().is_none());
+    assert!(TableStore::new(dir.path()).open::<Packed>(&key(5)).unwrap().is_none());
 }
 
 #[test]
@@ -66,12 +88,12 @@ fn every_corrupted_byte_is_detected() {
         let mut bytes = original.clone();
         bytes[i] ^= 0x10;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(Table::open(&path, &key(5)).is_err(), "flipping byte {i} went unnoticed");
+        assert!(Table::<Packed>::open(&path, &key(5)).is_err(), "flipping byte {i} went unnoticed");
     }
     let mut bytes = original.clone();
     bytes[HEADER_LEN + 2] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Checksum { .. }));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &key(5))), FormatError::Checksum { .. }));
 }
 
 #[test]
@@ -80,15 +102,21 @@ fn header_fields_must_match_what_was_asked() {
     let path = write_sample(dir.path());
     let mut other_variant = key(5);
     other_variant.variant = "misere".into();
-    let error = invalid(Table::open(&path, &other_variant));
+    let error = invalid(Table::<Packed>::open(&path, &other_variant));
     assert_eq!(error.to_string(), r#"table is for variant "normal", not "misere""#);
     let mut other_size = key(5);
     other_size.size = "4x4".into();
-    assert!(matches!(invalid(Table::open(&path, &other_size)), FormatError::Mismatch { field: "size", .. }));
-    assert!(matches!(invalid(Table::open(&path, &key(6))), FormatError::Mismatch { field: "position count", .. }));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &other_size)), FormatError::Mismatch { field: "size", .. }));
+    assert!(matches!(
+        invalid(Table::<Packed>::open(&path, &key(6))),
+        FormatError::Mismatch { field: "position count", .. }
+    ));
     let mut reordered = key(5);
     reordered.index_version = 2;
-    assert!(matches!(invalid(Table::open(&path, &reordered)), FormatError::Mismatch { field: "index version", .. }));
+    assert!(matches!(
+        invalid(Table::<Packed>::open(&path, &reordered)),
+        FormatError::Mismatch { field: "index version", .. }
+    ));
 }
 
 #[test]
@@ -97,15 +125,15 @@ fn truncated_and_foreign_files_are_refused() {
     let path = write_sample(dir.path());
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Length { .. }));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &key(5))), FormatError::Length { .. }));
     std::fs::write(&path, &bytes[..10]).unwrap();
-    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::TooShort { len: 10 }));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &key(5))), FormatError::TooShort { len: 10 }));
     std::fs::write(&path, vec![b'x'; 400]).unwrap();
-    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Magic));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &key(5))), FormatError::Magic));
     let mut newer = bytes.clone();
     newer[8] = 99;
     std::fs::write(&path, &newer).unwrap();
-    assert!(matches!(invalid(Table::open(&path, &key(5))), FormatError::Version { found: 99, .. }));
+    assert!(matches!(invalid(Table::<Packed>::open(&path, &key(5))), FormatError::Version { found: 99, .. }));
 }
 
 #[test]
@@ -113,7 +141,7 @@ fn a_short_payload_leaves_the_old_file_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_sample(dir.path());
     let before = std::fs::read(&path).unwrap();
-    let result = table::write(&path, &key(5), &[], [0u8, 0].as_slice());
+    let result = table::write::<Packed>(&path, &key(5), &[], [PackedValue::DRAW; 2].as_slice());
     assert!(matches!(result, Err(TableError::Write { .. })));
     assert_eq!(std::fs::read(&path).unwrap(), before);
     let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
@@ -123,6 +151,6 @@ fn a_short_payload_leaves_the_old_file_in_place() {
 #[test]
 fn tables_are_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
-    assert_send_sync::<Table>();
-    assert_send_sync::<Table<memmap2::Mmap>>();
+    assert_send_sync::<Table<Packed>>();
+    assert_send_sync::<Table<Margin>>();
 }

@@ -5,8 +5,11 @@
 //! Each game lives in its own module: its rules (`Position`, `Move`, move
 //! generation), its notation, its dense index, the glue to an engine solver,
 //! and its published claims with the code that checks them. Variants are
-//! parameters of one implementation. [`registry`] is the one list of games
-//! that the command line and the web server go through.
+//! parameters of one implementation. Each game also describes itself to
+//! [`registry`], the one list of games that the command line and the web
+//! server go through: its parameters as [`params::Field`]s, read by one
+//! parser whichever front end they came from, and the operations it
+//! supports. [`tables`] has or builds a game's table.
 //!
 //! # Examples
 //!
@@ -26,6 +29,7 @@
 pub mod claims;
 pub mod dodgem;
 pub mod dots_and_boxes;
+pub mod params;
 pub mod player;
 pub mod registry;
 pub mod snakes;

@@ -1,7 +1,9 @@
 //! Solved tables: loaded from the cache, or solved and saved there.
 
-use solved_engine::retrograde::SolveError;
-use solved_engine::{Interrupted, Payload, Table, TableError, TableKey, TableStore};
+use std::path::PathBuf;
+
+use solved_engine::table::Encoding;
+use solved_engine::{Interrupted, Payload, Progress, SolveError, Table, TableError, TableKey, TableStore};
 
 /// Why a table could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -9,12 +11,12 @@ pub enum ObtainError {
     /// The cached file is unreadable or invalid, or the new one could not be saved.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The solve failed or was interrupted.
+    /// The retrograde solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// Computing the table's facts was interrupted.
-    #[error(transparent)]
-    Interrupted(#[from] Interrupted),
+    /// Another computation for the table was interrupted.
+    #[error("stopped before the table was saved")]
+    Stopped(#[from] Interrupted),
 }
 
 /// Where a table came from.
@@ -26,25 +28,97 @@ pub enum Provenance {
     Solved,
 }
 
-/// The table of `key` from `store`, or, if the store has none, the result
-/// of `solve`, saved to the store first with the `facts` computed from it.
+/// A game whose values are one table, solved once and kept in a store.
+pub trait Solvable {
+    /// How the table stores its values.
+    type Encoding: Encoding;
+    /// What the solver gives, before it is saved.
+    type Solution: Payload<Self::Encoding>;
+
+    /// What the table of this game is called and holds.
+    fn table_key(&self) -> TableKey;
+
+    /// Solves every position in memory.
+    ///
+    /// # Errors
+    ///
+    /// As for the game's solver.
+    fn solve(&self, progress: &dyn Progress) -> Result<Self::Solution, ObtainError>;
+
+    /// Solves every position for a table to be saved in `store`. A game
+    /// whose solve is long keeps a checkpoint there, and resumes from it.
+    ///
+    /// # Errors
+    ///
+    /// As for [`solve`](Self::solve).
+    fn solve_for(&self, store: &TableStore, progress: &dyn Progress) -> Result<Self::Solution, ObtainError> {
+        let _ = store;
+        self.solve(progress)
+    }
+
+    /// The figures the table's header keeps about it, computed once from
+    /// the fresh solution.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` asks to stop.
+    fn facts(
+        &self,
+        solution: &Self::Solution,
+        progress: &dyn Progress,
+    ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        let _ = (solution, progress);
+        Ok(Vec::new())
+    }
+
+    /// Removes what [`solve_for`](Self::solve_for) left in `store`, once
+    /// the table is saved.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if it cannot be removed.
+    fn saved(&self, store: &TableStore) -> Result<(), TableError> {
+        let _ = store;
+        Ok(())
+    }
+
+    /// Solves in memory and returns how many table entries that made: what
+    /// `solved bench` times.
+    ///
+    /// # Errors
+    ///
+    /// As for [`solve`](Self::solve).
+    fn solve_in_memory(&self, progress: &dyn Progress) -> Result<u64, ObtainError> {
+        self.solve(progress)?;
+        Ok(self.table_key().positions)
+    }
+}
+
+/// Where the table of `game` lives in `store`.
+pub fn path_of<G: Solvable>(store: &TableStore, game: &G) -> PathBuf {
+    store.path::<G::Encoding>(&game.table_key())
+}
+
+/// The table of `game` from `store`, or, if the store has none, solved,
+/// saved to the store with its facts, and read back.
 ///
 /// # Errors
 ///
-/// A cached file that is not a valid table of `key` is an error (it is not
-/// overwritten); so is a failed solve or save.
-pub fn open_or_solve<S: Payload>(
+/// A cached file that is not a valid table of the game is an error (it is
+/// not overwritten); so is a failed solve or save.
+pub fn obtain<G: Solvable>(
+    game: &G,
     store: &TableStore,
-    key: &TableKey,
-    solve: impl FnOnce() -> Result<S, SolveError>,
-    facts: impl FnOnce(&S) -> Result<Vec<(&'static str, u64)>, Interrupted>,
-) -> Result<(Table, Provenance), ObtainError> {
-    if let Some(table) = store.open(key)? {
+    progress: &dyn Progress,
+) -> Result<(Table<G::Encoding>, Provenance), ObtainError> {
+    let key = game.table_key();
+    if let Some(table) = store.open::<G::Encoding>(&key)? {
         return Ok((table, Provenance::Cached));
     }
-    let solution = solve()?;
-    let facts = facts(&solution)?;
-    let path = store.save(key, &facts, &solution)?;
+    let solution = game.solve_for(store, progress)?;
+    let facts = game.facts(&solution, progress)?;
+    let path = store.save::<G::Encoding>(&key, &facts, &solution)?;
     drop(solution);
-    Ok((Table::open(&path, key)?, Provenance::Solved))
+    game.saved(store)?;
+    Ok((Table::open(&path, &key)?, Provenance::Solved))
 }

@@ -27,6 +27,84 @@ async function api(path, params = {}) {
   return { status: response.status, body };
 }
 
+/**
+ * The life of a page's requests, the same on every page: each new request makes the earlier ones stale (a late
+ * answer to a stale one is dropped); while one is on its way `pending` is set, so that a move waits for its answer
+ * (a double click must not play twice); an answer that a table is being built (202) is shown with `onBuilding` and
+ * asked again, and so is a busy server (503 without a command to run), with `onBusy`.
+ */
+class Requests {
+  constructor({ onBuilding = () => {}, onBusy = () => {} } = {}) {
+    this.latest = 0;
+    this.pending = false;
+    this.onBuilding = onBuilding;
+    this.onBusy = onBusy;
+  }
+
+  /** Starts a new request, making every earlier one stale, and returns its handle. */
+  begin() {
+    this.latest += 1;
+    this.pending = true;
+    return new Request(this, this.latest);
+  }
+}
+
+/** One request of a page, which may take several calls to the API (a shared game replayed, say). */
+class Request {
+  constructor(owner, id) {
+    this.owner = owner;
+    this.id = id;
+  }
+
+  /** Whether a newer request has begun since. */
+  get stale() {
+    return this.owner.latest !== this.id;
+  }
+
+  /** GET /api/<path>?<params> until it is answered: the body, or null if the request went stale meanwhile. An
+   * error answer is thrown as an ApiError (unless the request is stale by then: null). */
+  async get(path, params = {}) {
+    for (;;) {
+      let answer;
+      try {
+        answer = await api(path, params);
+      } catch (error) {
+        if (this.stale) return null;
+        if (!(error instanceof ApiError && error.status === 503 && !error.body.command)) throw error;
+        this.owner.onBusy(error.message);
+        await pause(1000);
+        if (this.stale) return null;
+        continue;
+      }
+      if (this.stale) return null;
+      if (answer.status !== 202) return answer.body;
+      this.owner.onBuilding(answer.body);
+      await pause(500);
+      if (this.stale) return null;
+    }
+  }
+
+  /** The answer is in: moves may be made again (unless a newer request is on its way). */
+  finish() {
+    if (!this.stale) this.owner.pending = false;
+  }
+}
+
+/** A colour of the style sheet, by the name of its variable (`win`, `blue`…): the one place colours are set. */
+function colour(name) {
+  if (!colour.cache.has(name)) {
+    const value = getComputedStyle(document.documentElement).getPropertyValue(`--${name}`).trim();
+    colour.cache.set(name, value || "currentColor");
+  }
+  return colour.cache.get(name);
+}
+colour.cache = new Map();
+
+/** The words for a table being built, from the API's 202 answer. */
+function buildingWords(body) {
+  return `Building the table (${body.positions.toLocaleString("en")} positions): ${body.phase}, ${Math.round(100 * body.done)}% done…`;
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An SVG element with attributes (and text, if given). */

@@ -13,13 +13,13 @@
     history: [],
     probe: null,
     selected: null,
-    // Bumped on every new request, so that a late answer to an old one is dropped.
-    token: 0,
-    // A request is on its way: moves wait for its answer (a double click must not play twice).
-    pending: false,
     // Why a shared link was not replayed to its end, shown until the next move.
     notice: null,
   };
+  const requests = new Requests({
+    onBuilding: (body) => status.show(buildingWords(body)),
+    onBusy: (message) => status.show(message),
+  });
 
   const sizeSelect = h(
     "select",
@@ -72,20 +72,6 @@
     ),
   );
 
-  /** The cars of a position string like `B../B../.RR B`. */
-  function parsePosition(text) {
-    const [ranks, turn] = text.split(" ");
-    const rows = ranks.split("/");
-    const n = rows.length;
-    const cars = [];
-    rows.forEach((row, i) =>
-      [...row].forEach((c, file) => {
-        if (c !== ".") cars.push({ player: c === "B" ? "Blue" : "Red", file, rank: n - 1 - i });
-      }),
-    );
-    return { n, cars, turn: turn === "B" ? "Blue" : "Red" };
-  }
-
   const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
   const parseSquare = (name) => ({ file: name.charCodeAt(0) - 97, rank: Number(name.slice(1)) - 1 });
 
@@ -96,10 +82,9 @@
 
   /** Where a move's car ends: a square, or the frame beyond its exit edge. */
   function destination(n, player, move) {
-    const [fromName, toName] = move.split("-");
-    const from = parseSquare(fromName);
-    if (toName !== "off") {
-      const to = parseSquare(toName);
+    const from = parseSquare(move.from);
+    if (move.to !== "off") {
+      const to = parseSquare(move.to);
       return { ...corner(n, to.file, to.rank), off: false, from };
     }
     const c = corner(n, from.file, from.rank);
@@ -108,7 +93,7 @@
 
   function humanToMove() {
     const p = state.probe;
-    return p && !p.over && p.turn === state.human;
+    return p && !p.over && p.to_move === state.human;
   }
 
   function repetitions() {
@@ -119,15 +104,16 @@
   function render() {
     const p = state.probe;
     if (!p) return;
-    const { n, cars } = parsePosition(p.position);
+    const n = p.size;
+    const cars = p.cars.map((car) => ({ player: car.player, ...parseSquare(car.square) }));
     const size = (n + 1) * CELL;
     board.setAttribute("viewBox", `-4 -4 ${size + 8} ${size + 8}`);
     board.setAttribute("width", size + 8);
     board.setAttribute("height", size + 8);
     board.replaceChildren();
     board.append(
-      svg("text", { x: (n * CELL) / 2, y: CELL / 2 + 5, "text-anchor": "middle", class: "note", fill: "#98a2b3" }, "Red leaves ↑"),
-      svg("text", { x: n * CELL + CELL / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: "#98a2b3" }, "Blue →"),
+      svg("text", { x: (n * CELL) / 2, y: CELL / 2 + 5, "text-anchor": "middle", class: "note", fill: colour("faint") }, "Red leaves ↑"),
+      svg("text", { x: n * CELL + CELL / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: colour("faint") }, "Blue →"),
     );
     for (let file = 0; file < n; file++) {
       for (let rank = 0; rank < n; rank++) {
@@ -138,8 +124,8 @@
             y,
             width: CELL,
             height: CELL,
-            fill: (file + rank) % 2 ? "#efe9dd" : "#f8f4ec",
-            stroke: "#c9c1b1",
+            fill: colour((file + rank) % 2 ? "square-dark" : "square-light"),
+            stroke: colour("square-edge"),
             "data-square": squareName(file, rank),
           }),
         );
@@ -163,11 +149,11 @@
           width: CELL - 24,
           height: CELL - 24,
           rx: 12,
-          fill: car.player === "Blue" ? "#2f6fde" : "#d9463b",
-          stroke: state.selected === name ? "#f0b429" : "#1d2330",
+          fill: colour(car.player === "Blue" ? "blue" : "red"),
+          stroke: colour(state.selected === name ? "accent" : "ink"),
           "stroke-width": state.selected === name ? 5 : 1.5,
         }),
-        svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 9, "text-anchor": "middle", "font-size": 26, fill: "#fff" }, car.player === "Blue" ? "→" : "↑"),
+        svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 9, "text-anchor": "middle", "font-size": 26, fill: colour("white") }, car.player === "Blue" ? "→" : "↑"),
       );
       if (mine) {
         group.addEventListener("click", (event) => {
@@ -184,9 +170,9 @@
 
   /** The selected car's destinations with their values, or a dot for every legal move. */
   function drawMoves(n) {
-    const moves = state.selected ? p().moves.filter((m) => m.move.startsWith(`${state.selected}-`)) : p().moves;
+    const moves = state.selected ? p().moves.filter((m) => m.from === state.selected) : p().moves;
     for (const m of moves) {
-      const to = destination(n, state.human, m.move);
+      const to = destination(n, state.human, m);
       if (to.off) {
         board.append(
           svg("rect", {
@@ -196,13 +182,13 @@
             height: CELL - 8,
             rx: 8,
             fill: "none",
-            stroke: "#667085",
+            stroke: colour("muted"),
             "stroke-dasharray": "6 5",
             class: "exit-frame",
           }),
         );
       }
-      const colour = state.hints ? `var(--${m.value})` : "#667085";
+      const shade = colour(state.hints ? m.value : "muted");
       const label = valueLabel(m);
       const target = svg("g", {
         class: state.selected ? "target" : "dot",
@@ -212,11 +198,11 @@
       });
       if (state.selected) {
         target.append(
-          svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: "#fff", stroke: colour, "stroke-width": 3 }),
+          svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }),
         );
         if (state.hints) {
           target.append(
-            svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: colour }, label),
+            svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: shade }, label),
           );
         }
       } else {
@@ -224,7 +210,7 @@
         const from = corner(n, to.from.file, to.from.rank);
         const dx = Math.sign(from.x - to.x) * CELL * 0.3;
         const dy = Math.sign(from.y - to.y) * CELL * 0.3;
-        target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: colour }));
+        target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: shade }));
       }
       target.append(svg("title", {}, `${m.move}${state.hints ? ` ${label}` : ""}`));
       target.addEventListener("click", (event) => {
@@ -239,17 +225,17 @@
 
   function renderStatus() {
     const probe = p();
-    const you = probe.turn === state.human;
+    const you = probe.to_move === state.human;
     let text;
     if (probe.over) {
       // The side to move has the value of a finished game: it has lost, or (misère) won.
-      const winner = probe.value === "win" ? probe.turn : probe.turn === "Blue" ? "Red" : "Blue";
+      const winner = probe.value === "win" ? probe.to_move : probe.to_move === "Blue" ? "Red" : "Blue";
       text = `Game over: ${winner} wins. ${winner === state.human ? "You win!" : "The computer wins."}`;
     } else if (you) {
       text = `Your move (${state.human}).`;
       if (state.hints) text += ` With perfect play you have a ${valueWords(probe.value, probe.distance)}.`;
     } else {
-      text = `The computer (${probe.turn}) is thinking…`;
+      text = `The computer (${probe.to_move}) is thinking…`;
     }
     if (repetitions() >= 3) text += " Threefold repetition of this position (the game goes on).";
     if (state.notice) text = `${state.notice} ${text}`;
@@ -262,7 +248,7 @@
       h("dt", {}, "position"),
       h("dd", { id: "position" }, probe.position),
       h("dt", {}, "to move"),
-      h("dd", {}, probe.turn),
+      h("dd", {}, probe.to_move),
       h("dt", {}, "plies"),
       h("dd", {}, String(state.history.length - 1)),
     );
@@ -276,10 +262,10 @@
   }
 
   function playMove(name) {
-    if (state.pending) return;
+    if (requests.pending) return;
     const move = p().moves.find((m) => m.move === name);
     if (!move) return;
-    state.history.push({ position: move.position, move: name, mover: p().turn });
+    state.history.push({ position: move.position, move: name, mover: p().to_move });
     state.selected = null;
     state.notice = null;
     load(move.position);
@@ -287,7 +273,7 @@
 
   /** Takes back moves up to and including the human's last one. */
   function undo() {
-    if (state.pending) return;
+    if (requests.pending) return;
     while (state.history.length > 1) {
       const entry = state.history.pop();
       if (entry.mover === state.human) break;
@@ -296,7 +282,7 @@
     load(state.history[state.history.length - 1].position);
   }
 
-  const probeAt = (position) => api("dodgem/probe", { size: state.size, misere: state.misere, position }).then((r) => r.body);
+  const probeAt = (request, position) => request.get("dodgem/probe", { size: state.size, misere: state.misere, position });
 
   /** Keeps the game in the URL, so that it can be shared or reloaded. */
   function remember() {
@@ -309,47 +295,39 @@
   }
 
   /** Shows the probed position, and lets the computer move if it is its turn. */
-  async function arrive(body, token) {
+  async function arrive(body, request) {
     state.probe = body;
-    state.pending = false;
+    request.finish();
     remember();
     render();
-    if (!body.over && body.turn !== state.human) {
+    if (!body.over && body.to_move !== state.human) {
       await pause(delay);
-      if (token === state.token) playMove(body.choice);
+      if (!request.stale) playMove(body.choice);
     }
   }
 
-  /** Tells a table still being built (answered 503) from a real error; retries the former. */
-  async function failed(error, token, retry) {
-    if (token !== state.token) return;
-    if (error.status === 503) {
-      status.show(error.message);
-      await pause(1000);
-      if (token === state.token) retry();
-    } else {
-      state.pending = false;
-      status.show(`Error: ${error.message}`, true);
-    }
+  function failed(error, request) {
+    if (request.stale) return;
+    request.finish();
+    status.show(`Error: ${error.message}`, true);
   }
 
   async function load(position) {
-    const token = ++state.token;
-    state.pending = true;
+    const request = requests.begin();
     try {
-      const body = await probeAt(position);
-      if (token === state.token) await arrive(body, token);
+      const body = await probeAt(request, position);
+      if (body) await arrive(body, request);
     } catch (error) {
-      failed(error, token, () => load(position));
+      failed(error, request);
     }
   }
 
   /** Plays `moves` from the start, as a shared link asks, stopping at the first illegal one. */
   async function replay(moves) {
-    const token = ++state.token;
-    state.pending = true;
+    const request = requests.begin();
     try {
-      let body = await probeAt(null);
+      let body = await probeAt(request, null);
+      if (!body) return;
       const played = [{ position: body.position, move: null, mover: null }];
       let refused = null;
       for (const [i, name] of moves.entries()) {
@@ -358,15 +336,15 @@
           refused = `Move ${i + 1} of the link, ${name}, is not legal there: the game stops before it.`;
           break;
         }
-        played.push({ position: move.position, move: name, mover: body.turn });
-        body = await probeAt(move.position);
+        played.push({ position: move.position, move: name, mover: body.to_move });
+        body = await probeAt(request, move.position);
+        if (!body) return;
       }
-      if (token !== state.token) return;
       state.history = played;
       state.notice = refused;
-      await arrive(body, token);
+      await arrive(body, request);
     } catch (error) {
-      failed(error, token, () => replay(moves));
+      failed(error, request);
     }
   }
 

@@ -12,9 +12,16 @@
   ];
   const app = document.getElementById("app");
   const delay = computerDelay();
-  // `token` is bumped on every request, so that a late answer to an old one is dropped; while `pending`, lines
-  // wait for the answer (a double click must not draw twice).
-  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, token: 0, pending: false };
+  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null };
+  const requests = new Requests({
+    onBuilding: (body) => {
+      progress.hidden = false;
+      progress.firstChild.style.width = `${Math.round(100 * body.done)}%`;
+      status.show(`Building the table of this board (2^${body.lines} positions): ${Math.round(100 * body.done)}%…`);
+    },
+    // Another board's table is being built: this one waits its turn.
+    onBusy: (message) => status.show(message),
+  });
 
   const presetSelect = h(
     "select",
@@ -109,8 +116,8 @@
       const cell = svg("g", { class: "box", "data-owner": owner || "" });
       if (owner) {
         cell.append(
-          svg("rect", { x: x + 3, y: y + 3, width: BOX - 6, height: BOX - 6, fill: owner === "A" ? "#dbe7fb" : "#fbe0dd" }),
-          svg("text", { x: x + BOX / 2, y: y + BOX / 2 + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 700, fill: owner === "A" ? "#2f6fde" : "#d9463b" }, owner),
+          svg("rect", { x: x + 3, y: y + 3, width: BOX - 6, height: BOX - 6, fill: colour(owner === "A" ? "blue-pale" : "red-pale") }),
+          svg("text", { x: x + BOX / 2, y: y + BOX / 2 + 9, "text-anchor": "middle", "font-size": 26, "font-weight": 700, fill: colour(owner === "A" ? "blue" : "red") }, owner),
         );
       }
       board.append(cell);
@@ -131,7 +138,7 @@
           board.append(
             svg("line", {
               x1: a.x, y1: a.y, x2: b.x, y2: b.y,
-              stroke: played.has(name) ? (last ? "#f0b429" : "#1d2330") : "#98a2b3",
+              stroke: colour(played.has(name) ? (last ? "accent" : "ink") : "faint"),
               "stroke-width": 5,
               "stroke-linecap": "round",
               class: "drawn",
@@ -146,11 +153,11 @@
           "data-line": name,
           style: playable ? "cursor:pointer" : "",
         });
-        const colour = score.best ? "var(--win)" : "var(--loss)";
+        const shade = colour(score.best ? "win" : "loss");
         group.append(
           svg("line", {
             x1: a.x, y1: a.y, x2: b.x, y2: b.y,
-            stroke: state.hinted === name ? "#f0b429" : "#d0ccc3",
+            stroke: colour(state.hinted === name ? "hint" : "undrawn"),
             "stroke-width": state.hinted === name ? 7 : 3,
             "stroke-dasharray": state.hinted === name ? "" : "4 5",
           }),
@@ -166,8 +173,8 @@
             "text-anchor": "middle",
             "font-size": 13,
             "font-weight": 700,
-            fill: colour,
-            stroke: "#fbfaf7",
+            fill: shade,
+            stroke: colour("paper"),
             "stroke-width": 3,
             "paint-order": "stroke",
             class: "score",
@@ -182,7 +189,7 @@
     for (let row = 0; row <= 2 * rows; row += 2) {
       for (let col = 0; col <= 2 * cols; col += 2) {
         const { x, y } = xy(row, col);
-        board.append(svg("circle", { cx: x, cy: y, r: 5, fill: "#1d2330" }));
+        board.append(svg("circle", { cx: x, cy: y, r: 5, fill: colour("ink") }));
       }
     }
     renderStatus();
@@ -229,7 +236,7 @@
   }
 
   function play(name) {
-    if (state.pending) return;
+    if (requests.pending) return;
     state.moves.push(name);
     state.hinted = null;
     load();
@@ -237,7 +244,7 @@
 
   /** Takes back lines up to and including the last one a human drew. */
   function undo() {
-    if (state.pending) return;
+    if (requests.pending) return;
     state.moves.pop();
     state.hinted = null;
     // Whoever is to move after the remaining lines: while it is the computer, take back its line too.
@@ -245,20 +252,11 @@
   }
 
   async function load(undoing = false) {
-    const token = ++state.token;
-    state.pending = true;
+    const request = requests.begin();
     const { rows, cols, variant } = state.board;
     try {
-      const { status: code, body } = await api("dots-and-boxes/probe", { rows, cols, variant, moves: state.moves.join(",") });
-      if (token !== state.token) return;
-      if (code === 202) {
-        progress.hidden = false;
-        progress.firstChild.style.width = `${Math.round(100 * body.done)}%`;
-        status.show(`Building the table of this board (2^${body.lines} positions): ${Math.round(100 * body.done)}%…`);
-        await pause(500);
-        if (token === state.token) load(undoing);
-        return;
-      }
+      const body = await request.get("dots-and-boxes/probe", { rows, cols, variant, moves: state.moves.join(",") });
+      if (!body) return;
       progress.hidden = true;
       if (undoing && !body.over && !isHuman(body.to_move) && state.moves.length > 0) {
         state.moves.pop();
@@ -266,23 +264,16 @@
         return;
       }
       state.probe = body;
-      state.pending = false;
+      request.finish();
       render();
       if (!body.over && !isHuman(body.to_move)) {
         await pause(delay);
-        if (token === state.token) play(body.choice);
+        if (!request.stale) play(body.choice);
       }
     } catch (error) {
-      if (token !== state.token) return;
+      if (request.stale) return;
+      request.finish();
       progress.hidden = true;
-      if (error.status === 503) {
-        // Another board's table is being built: this one waits its turn.
-        status.show(error.message);
-        await pause(1000);
-        if (token === state.token) load(undoing);
-        return;
-      }
-      state.pending = false;
       status.show(`Error: ${error.message}`, true);
     }
   }

@@ -14,8 +14,8 @@
     editing: false,
     pending: null,
     analysis: null,
-    token: 0,
   };
+  const requests = new Requests();
 
   const boardSelect = h("select", { id: "board-select", onchange: () => chooseBoard() });
   const overshootSelect = h(
@@ -97,7 +97,7 @@
   };
 
   function heat(value, low, high) {
-    if (value === null) return "#d0d5dd";
+    if (value === null) return colour("unknown");
     const t = high > low ? (value - low) / (high - low) : 0;
     return `hsl(${Math.round(120 * (1 - t))}, 62%, 78%)`;
   }
@@ -117,8 +117,8 @@
       svg("defs", {}),
     );
     board.firstChild.append(
-      arrowHead("ladder-head", "#1f9d55"),
-      arrowHead("snake-head", "#d64545"),
+      arrowHead("ladder-head", colour("win")),
+      arrowHead("snake-head", colour("loss")),
     );
     const finite = a.per_square.slice(first).filter((e) => e !== null);
     const low = Math.min(...finite);
@@ -134,11 +134,11 @@
           width: CELL,
           height: CELL,
           fill: heat(expected, low, high),
-          stroke: state.pending === position ? "#1d2330" : "#fff",
+          stroke: colour(state.pending === position ? "ink" : "white"),
           "stroke-width": state.pending === position ? 3 : 1,
         }),
-        svg("text", { x: x + 4, y: y + 13, "font-size": 11, fill: "#344054" }, String(position)),
-        svg("text", { x: x + CELL - 4, y: y + CELL - 5, "font-size": 9, "text-anchor": "end", fill: "#475467" }, expected === null ? "∞" : expected.toFixed(1)),
+        svg("text", { x: x + 4, y: y + 13, "font-size": 11, fill: colour("label") }, String(position)),
+        svg("text", { x: x + CELL - 4, y: y + CELL - 5, "font-size": 9, "text-anchor": "end", fill: colour("label-muted") }, expected === null ? "∞" : expected.toFixed(1)),
         svg("title", {}, `${position}: ${expected === null ? "the goal may never be reached" : `${expected.toFixed(3)} turns to go`}`),
       );
       cell.addEventListener("click", () => edit(position));
@@ -155,7 +155,7 @@
       board.append(
         svg("line", {
           x1: s.x, y1: s.y, x2: e.x, y2: e.y,
-          stroke: ladder ? "#1f9d55" : "#d64545",
+          stroke: colour(ladder ? "win" : "loss"),
           "stroke-width": 4,
           "stroke-opacity": 0.75,
           "marker-end": `url(#${ladder ? "ladder" : "snake"}-head)`,
@@ -168,7 +168,7 @@
     if (a.squares) {
       const points = a.squares.map((sq) => centre(a, sq)).map((c) => `${c.x + 6},${c.y - 6}`).join(" ");
       board.append(
-        svg("polyline", { points, fill: "none", stroke: "#2f6fde", "stroke-width": 3, "stroke-dasharray": "7 5", id: "path", "pointer-events": "none" }),
+        svg("polyline", { points, fill: "none", stroke: colour("blue"), "stroke-width": 3, "stroke-dasharray": "7 5", id: "path", "pointer-events": "none" }),
       );
     }
     renderFacts();
@@ -219,10 +219,10 @@
     pmf.forEach((p, i) => {
       const tall = top > 0 ? ((bottom - 8) * p) / top : 0;
       plot.append(
-        svg("rect", { x: 30 + i * step, y: bottom - tall, width: Math.max(step - 0.5, 0.5), height: tall, fill: "#2f6fde", class: "bar" }),
+        svg("rect", { x: 30 + i * step, y: bottom - tall, width: Math.max(step - 0.5, 0.5), height: tall, fill: colour("blue"), class: "bar" }),
       );
     });
-    plot.append(svg("line", { x1: 30, y1: bottom, x2: width, y2: bottom, stroke: "#667085" }));
+    plot.append(svg("line", { x1: 30, y1: bottom, x2: width, y2: bottom, stroke: colour("muted") }));
     const tick = Math.max(1, Math.ceil(pmf.length / 8 / 10) * 10);
     for (let t = tick; t <= pmf.length; t += tick) {
       plot.append(svg("text", { x: 30 + (t - 0.5) * step, y: height - 6, "text-anchor": "middle", "font-size": 10 }, String(t)));
@@ -279,7 +279,7 @@
   }
 
   async function analyse() {
-    const token = ++state.token;
+    const request = requests.begin();
     const params = { overshoot: overshootSelect.value };
     if (state.custom) {
       params.goal = state.custom.goal;
@@ -290,8 +290,9 @@
     }
     status.show("Analysing…");
     try {
-      const { body } = await api("snakes/analyse", params);
-      if (token !== state.token) return;
+      const body = await request.get("snakes/analyse", params);
+      if (!body) return;
+      request.finish();
       state.analysis = body;
       state.shown = { name: state.name, custom: state.custom };
       status.show(
@@ -301,7 +302,8 @@
       );
       render();
     } catch (error) {
-      if (token !== state.token) return;
+      if (request.stale) return;
+      request.finish();
       // A refused change leaves the board as it was.
       status.show(`Error: ${error.message}`, true);
       if (state.shown) {
@@ -313,7 +315,7 @@
 
   async function start() {
     try {
-      const { body } = await api("snakes/boards");
+      const body = await requests.begin().get("snakes/boards");
       boardSelect.replaceChildren(...body.map((name) => h("option", { value: name, selected: name === state.name }, name)));
     } catch (error) {
       status.show(`Error: ${error.message}`, true);

@@ -6,7 +6,6 @@
   // The filled glyphs for both sides, White's drawn in white with a dark outline: fonts draw the hollow
   // ones inconsistently.
   const GLYPHS = { P: "♟\uFE0E", N: "♞\uFE0E", B: "♝\uFE0E", R: "♜\uFE0E" };
-  const ROLES = ["P", "N", "B", "R"];
   const EMPTY = "..../..../..../.... w -- open";
   const app = document.getElementById("app");
   const query = new URLSearchParams(location.search);
@@ -18,11 +17,8 @@
     probe: null,
     selected: null,
     drag: null,
-    // Bumped on every request, so that a late answer to an old one is dropped.
-    token: 0,
-    // A request is on its way: moves wait for its answer (a double click must not play twice).
-    pending: false,
   };
+  const requests = new Requests();
 
   const pawnSelect = h(
     "select",
@@ -74,25 +70,16 @@
     ),
   );
 
-  /** Pieces, hands, side to move and pawn directions of a position string. */
-  function parsePosition(text) {
-    const [ranks, turn, directions, phase] = text.split(" ");
-    const pieces = [];
-    ranks.split("/").forEach((row, i) =>
-      [...row].forEach((c, file) => {
-        if (c === ".") return;
-        const color = c === c.toUpperCase() ? "white" : "black";
-        pieces.push({ color, role: c.toUpperCase(), square: squareName(file, 3 - i) });
-      }),
-    );
-    const hand = (color) => ROLES.filter((role) => !pieces.some((p) => p.color === color && p.role === role));
-    const direction = (c, color) => (c === "u" ? "up" : c === "d" ? "down" : color === "white" ? "up" : "down");
+  /** Pieces, hands, side to move and pawn directions of a probed position, sides named as the page's
+   * attributes name them (`white`, `black`). */
+  function layout(p) {
+    const side = (name) => name.toLowerCase();
     return {
-      pieces,
-      hands: { white: hand("white"), black: hand("black") },
-      turn: turn === "w" ? "white" : "black",
-      directions: { white: direction(directions[0], "white"), black: direction(directions[1], "black") },
-      opening: phase === "open",
+      pieces: p.pieces.map((piece) => ({ color: side(piece.color), role: piece.role, square: piece.square })),
+      hands: { white: p.white.hand, black: p.black.hand },
+      turn: side(p.to_move),
+      directions: { white: p.white.pawn, black: p.black.pawn },
+      opening: p.opening,
     };
   }
 
@@ -103,10 +90,10 @@
   /** The moves of the piece picked up: a square on the board, or a role in hand. */
   function movesOf(pick) {
     if (!state.probe) return [];
-    return state.probe.moves.filter((m) => (pick.square ? m.move.startsWith(`${pick.square}-`) : m.move.startsWith(`${pick.role}@`)));
+    return state.probe.moves.filter((m) => (pick.square ? m.from === pick.square : m.role === pick.role));
   }
 
-  const target = (m) => m.move.slice(-2);
+  const target = (m) => m.to;
 
   function pieceNode(piece, x, y, direction, movable) {
     const group = svg("g", {
@@ -118,11 +105,11 @@
     });
     const picked = state.selected && (state.selected.square ? state.selected.square === piece.square : !piece.square && state.selected.role === piece.role && movable);
     group.append(
-      svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 10, fill: picked ? "#fde7a9" : "transparent" }),
-      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 17, "text-anchor": "middle", "font-size": 50, fill: piece.color === "white" ? "#fff" : "#1d2330", stroke: "#1d2330", "stroke-width": piece.color === "white" ? 1.5 : 0 }, GLYPHS[piece.role]),
+      svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 10, fill: picked ? colour("picked") : "transparent" }),
+      svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 17, "text-anchor": "middle", "font-size": 50, fill: colour(piece.color === "white" ? "white" : "ink"), stroke: colour("ink"), "stroke-width": piece.color === "white" ? 1.5 : 0 }, GLYPHS[piece.role]),
     );
     if (piece.role === "P") {
-      group.append(svg("text", { x: x + CELL - 10, y: y + 20, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: "#2f6fde", class: "direction" }, direction === "up" ? "↑" : "↓"));
+      group.append(svg("text", { x: x + CELL - 10, y: y + 20, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: colour("blue"), class: "direction" }, direction === "up" ? "↑" : "↓"));
     }
     if (movable) {
       const pick = piece.square ? { square: piece.square } : { role: piece.role };
@@ -134,7 +121,7 @@
   function render() {
     const p = state.probe;
     if (!p) return;
-    const pos = parsePosition(p.position);
+    const pos = layout(p);
     const width = 4 * CELL;
     const height = 6 * CELL + 2 * HAND_GAP;
     board.setAttribute("viewBox", `0 0 ${width + 30} ${height}`);
@@ -142,17 +129,17 @@
     board.setAttribute("height", height);
     board.replaceChildren();
     for (const color of ["black", "white"]) {
-      board.append(svg("rect", { x: 0, y: handY(color), width, height: CELL, rx: 8, fill: color === pos.turn && !p.over ? "#eef3fc" : "#f2f0eb", class: "hand", "data-color": color }));
+      board.append(svg("rect", { x: 0, y: handY(color), width, height: CELL, rx: 8, fill: colour(color === pos.turn && !p.over ? "hand-to-move" : "hand"), class: "hand", "data-color": color }));
     }
     for (let rank = 3; rank >= 0; rank--) {
       for (let file = 0; file < 4; file++) {
         const name = squareName(file, rank);
         const { x, y } = squareXY(name);
-        const square = svg("rect", { x, y, width: CELL, height: CELL, fill: (file + rank) % 2 ? "#efe3cc" : "#b98c62", class: "square", "data-square": name });
+        const square = svg("rect", { x, y, width: CELL, height: CELL, fill: colour((file + rank) % 2 ? "chess-light" : "chess-dark"), class: "square", "data-square": name });
         square.addEventListener("click", () => clickSquare(name));
         board.append(square);
       }
-      board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: "#667085" }, String(rank + 1)));
+      board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: colour("muted") }, String(rank + 1)));
     }
     const movable = (color) => color === pos.turn && !p.over;
     for (const piece of pos.pieces) {
@@ -168,8 +155,9 @@
       for (const m of movesOf(state.selected)) {
         const { x, y } = squareXY(target(m));
         const mark = svg("g", { class: "target", "data-move": m.move, style: "cursor:pointer" });
-        mark.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 20, fill: "#fff", "fill-opacity": 0.85, stroke: m.value ? `var(--${m.value})` : "#667085", "stroke-width": 3 }));
-        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: m.value ? `var(--${m.value})` : "#667085" }, valueLabel(m)));
+        const shade = colour(m.value || "muted");
+        mark.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 20, fill: colour("white"), "fill-opacity": 0.85, stroke: shade, "stroke-width": 3 }));
+        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: shade }, valueLabel(m)));
         mark.addEventListener("click", (event) => {
           event.stopPropagation();
           play(m.move);
@@ -288,7 +276,7 @@
 
   function play(name) {
     // Until the answer for the position now shown arrives, the moves on screen belong to the one before.
-    if (state.pending) return;
+    if (requests.pending) return;
     const m = state.probe.moves.find((x) => x.move === name);
     if (!m) return;
     state.line = state.line.slice(0, state.at + 1);
@@ -297,7 +285,7 @@
   }
 
   function playBest() {
-    if (state.pending) return;
+    if (requests.pending) return;
     const moves = state.probe.moves;
     if (moves.length > 0) play(moves[0].move);
   }
@@ -309,15 +297,14 @@
   }
 
   async function load() {
-    const token = ++state.token;
+    const request = requests.begin();
     const position = state.line[state.at].position;
     state.selected = null;
-    state.pending = true;
     try {
-      const { body } = await api("tic-tac-chec/probe", { position, pawn: state.pawn });
-      if (token !== state.token) return;
+      const body = await request.get("tic-tac-chec/probe", { position, pawn: state.pawn });
+      if (!body) return;
       state.probe = body;
-      state.pending = false;
+      request.finish();
       const url = new URL(location.href);
       url.searchParams.set("position", body.position);
       url.searchParams.set("pawn", state.pawn);
@@ -325,7 +312,7 @@
       render();
     } catch (error) {
       // Still pending: the moves on screen are not this position's. Back, forward or the pawn rule load again.
-      if (token === state.token) status.show(`Error: ${error.message}`, true);
+      if (!request.stale) status.show(`Error: ${error.message}`, true);
     }
   }
 

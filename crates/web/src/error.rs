@@ -1,8 +1,12 @@
 //! The one error type of the web app, and how it becomes a response.
 
+use std::error::Error;
+use std::fmt::Write;
+
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use solved_games::params::ParamError;
 
 /// An error answered as `{"error": "…"}` with a status.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +18,18 @@ pub struct ApiError {
     command: Option<String>,
 }
 
+/// An error and every cause under it, as one line: `a: b: c`, the way the
+/// command line prints it, so that the user sees why.
+pub(crate) fn chain(error: &(dyn Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let _ = write!(text, ": {inner}");
+        cause = inner.source();
+    }
+    text
+}
+
 impl ApiError {
     /// Any status, with what went wrong.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
@@ -22,28 +38,41 @@ impl ApiError {
 
     /// 400: the request names something impossible.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::BAD_REQUEST, message: message.into(), command: None }
+        ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
     /// 404.
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::NOT_FOUND, message: message.into(), command: None }
+        ApiError::new(StatusCode::NOT_FOUND, message)
     }
 
-    /// 503: a table not ready (being built, or one the server leaves to the
-    /// command line), and the command that builds it.
+    /// 503: a table the server leaves to the command line is not built,
+    /// and the command that builds it.
     pub fn not_built(message: impl Into<String>, command: impl Into<String>) -> ApiError {
         ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into(), command: Some(command.into()) }
     }
 
     /// 503: the server is busy with something that will end; try again.
     pub fn busy(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: message.into(), command: None }
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 
-    /// 500: something failed on the server's side (a table on disk, say).
-    pub fn internal(error: impl std::fmt::Display) -> ApiError {
-        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: error.to_string(), command: None }
+    /// 500: something failed on the server's side (a table on disk, say),
+    /// with every cause.
+    pub fn internal(error: &(dyn Error + 'static)) -> ApiError {
+        ApiError::internal_message(chain(error))
+    }
+
+    /// 500, with the causes already said.
+    pub fn internal_message(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+/// Parameters the request got wrong: 400, saying why.
+impl From<ParamError> for ApiError {
+    fn from(error: ParamError) -> ApiError {
+        ApiError::bad_request(chain(&error))
     }
 }
 

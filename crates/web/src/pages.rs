@@ -10,15 +10,9 @@ use solved_games::registry::GAMES;
 use crate::api::Shared;
 use crate::error::ApiError;
 
-/// Each asset: its name under `/assets/`, its content type and its text.
-const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("common.js", "text/javascript; charset=utf-8", include_str!("../assets/common.js")),
-    ("dodgem.js", "text/javascript; charset=utf-8", include_str!("../assets/dodgem.js")),
-    ("dots-and-boxes.js", "text/javascript; charset=utf-8", include_str!("../assets/dots-and-boxes.js")),
-    ("snakes.js", "text/javascript; charset=utf-8", include_str!("../assets/snakes.js")),
-    ("tic-tac-chec.js", "text/javascript; charset=utf-8", include_str!("../assets/tic-tac-chec.js")),
-];
+/// Each asset: its name under `/assets/`, its content type and its text;
+/// every file of `assets/` (see `build.rs`).
+const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 pub(crate) fn routes() -> Router<Shared> {
     let mut router = Router::new().route("/", get(index)).route("/assets/{name}", get(asset));
@@ -79,5 +73,20 @@ async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(asset, _, _)| *asset == name) {
         Some(&(_, content_type, text)) => ([(header::CONTENT_TYPE, content_type)], text).into_response(),
         None => ApiError::not_found(format!("no asset {name:?}")).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_a_page_script() {
+        for game in GAMES {
+            let script = format!("{}.js", game.id);
+            assert!(ASSETS.iter().any(|(name, _, _)| *name == script), "no {script} in assets/");
+        }
+        let pages = ASSETS.iter().filter(|(name, _, _)| name.ends_with(".js") && *name != "common.js").count();
+        assert_eq!(pages, GAMES.len(), "a page script for a game the registry does not list");
     }
 }

@@ -1,16 +1,17 @@
 //! What the server keeps: the table store, the tables loaded so far, and
 //! the one being built in the background.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
-use solved_engine::{Progress, Silent, Table, TableKey, TableStore};
-use solved_games::registry::Game;
+use solved_engine::{Progress, Silent, Table, TableError, TableStore};
+use solved_games::tables::{Solvable, obtain, path_of};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, chain};
 
 /// Tables with at most this many positions are built while the request
 /// waits (well under a second); larger ones in the background.
@@ -36,31 +37,35 @@ pub struct AppState {
 
 /// Whether a table can be used yet.
 #[derive(Debug)]
-pub(crate) enum Availability {
+pub(crate) enum Availability<T> {
     /// Here it is.
-    Ready(Arc<Table>),
+    Ready(Arc<T>),
     /// Being built: the phase under way and the share of it done.
     Building { phase: String, done: f64 },
 }
 
-/// The tables loaded, each with the number of the load that brought it.
+/// Something loaded, of whatever type its game reads.
+type Loaded = Arc<dyn Any + Send + Sync>;
+
+/// What is loaded, each with the number of the load that brought it and
+/// its size.
 #[derive(Debug, Default)]
 struct Cache {
-    tables: HashMap<PathBuf, (u64, Arc<Table>)>,
+    entries: HashMap<PathBuf, (u64, u64, Loaded)>,
     loads: u64,
 }
 
 impl Cache {
-    fn get(&self, path: &PathBuf) -> Option<Arc<Table>> {
-        self.tables.get(path).map(|(_, table)| table.clone())
+    fn get<T: Send + Sync + 'static>(&self, path: &PathBuf) -> Option<Arc<T>> {
+        self.entries.get(path).and_then(|(_, _, loaded)| loaded.clone().downcast::<T>().ok())
     }
 
-    fn keep(&mut self, path: PathBuf, table: Arc<Table>) {
+    fn keep(&mut self, path: PathBuf, bytes: u64, loaded: Loaded) {
         self.loads += 1;
-        self.tables.insert(path, (self.loads, table));
-        while self.tables.len() > 1 && self.tables.values().map(|(_, t)| t.size_in_bytes()).sum::<u64>() > CACHE_BYTES {
-            let oldest = self.tables.iter().min_by_key(|(_, (load, _))| *load).map(|(path, _)| path.clone());
-            self.tables.remove(&oldest.expect("more than one table is loaded"));
+        self.entries.insert(path, (self.loads, bytes, loaded));
+        while self.entries.len() > 1 && self.entries.values().map(|(_, bytes, _)| bytes).sum::<u64>() > CACHE_BYTES {
+            let oldest = self.entries.iter().min_by_key(|(_, (load, _, _))| *load).map(|(path, _)| path.clone());
+            self.entries.remove(&oldest.expect("more than one entry is loaded"));
         }
     }
 }
@@ -86,7 +91,7 @@ impl Job {
         }
     }
 
-    fn availability(&self) -> Availability {
+    fn availability<T>(&self) -> Availability<T> {
         let phase = self.phase.lock().expect("no builder panics holding its phase").clone();
         let done = self.done.load(Relaxed) as f64 / self.total.load(Relaxed).max(1) as f64;
         Availability::Building { phase, done: done.min(1.0) }
@@ -111,29 +116,42 @@ impl AppState {
         AppState { store, tables: Mutex::default(), loading: Mutex::default(), job: Mutex::default() }
     }
 
-    fn cached(&self, path: &PathBuf) -> Option<Arc<Table>> {
+    /// The store the tables come from.
+    pub(crate) fn store(&self) -> &TableStore {
+        &self.store
+    }
+
+    fn cached<T: Send + Sync + 'static>(&self, path: &PathBuf) -> Option<Arc<T>> {
         self.tables.lock().expect("no handler panics holding the tables").get(path)
     }
 
-    fn keep(&self, path: PathBuf, table: Table) -> Arc<Table> {
-        let table = Arc::new(table);
-        self.tables.lock().expect("no handler panics holding the tables").keep(path, table.clone());
-        table
+    fn keep<T: Send + Sync + 'static>(&self, path: PathBuf, bytes: u64, loaded: T) -> Arc<T> {
+        let loaded = Arc::new(loaded);
+        self.tables.lock().expect("no handler panics holding the tables").keep(path, bytes, loaded.clone());
+        loaded
     }
 
-    /// The table of `key` if it has been built, loading it on first use.
-    /// Blocks: call from a blocking thread.
-    pub(crate) fn existing(&self, key: &TableKey) -> Result<Option<Arc<Table>>, ApiError> {
-        let path = self.store.path(key);
-        if let Some(table) = self.cached(&path) {
-            return Ok(Some(table));
+    /// What `open` reads from the store, kept under `path` once read: the
+    /// same request made again costs nothing. `None` if there is nothing to
+    /// read yet. Blocks: call from a blocking thread.
+    pub(crate) fn load<T: Send + Sync + 'static>(
+        &self,
+        path: PathBuf,
+        bytes: impl FnOnce(&T) -> u64,
+        open: impl FnOnce(&TableStore) -> Result<Option<T>, TableError>,
+    ) -> Result<Option<Arc<T>>, ApiError> {
+        if let Some(loaded) = self.cached(&path) {
+            return Ok(Some(loaded));
         }
         let _loading = self.loading.lock().expect("no handler panics while loading");
-        if let Some(table) = self.cached(&path) {
-            return Ok(Some(table));
+        if let Some(loaded) = self.cached(&path) {
+            return Ok(Some(loaded));
         }
-        match self.store.open(key).map_err(ApiError::internal)? {
-            Some(table) => Ok(Some(self.keep(path, table))),
+        match open(&self.store).map_err(|e| ApiError::internal(&e))? {
+            Some(loaded) => {
+                let size = bytes(&loaded);
+                Ok(Some(self.keep(path, size, loaded)))
+            }
             None => Ok(None),
         }
     }
@@ -141,19 +159,23 @@ impl AppState {
     /// The table of `game`: loaded, or built (small ones at once, large ones
     /// in the background, their progress reported until they are ready).
     /// Blocks: call from a blocking thread.
-    pub(crate) fn table(self: &Arc<AppState>, game: &Game) -> Result<Availability, ApiError> {
+    pub(crate) fn table<G>(self: &Arc<AppState>, game: &G) -> Result<Availability<Table<G::Encoding>>, ApiError>
+    where
+        G: Solvable + Clone + Send + 'static,
+    {
         let key = game.table_key();
-        if let Some(table) = self.existing(&key)? {
+        let path = path_of(&self.store, game);
+        let existing = self.load(path.clone(), Table::size_in_bytes, |store| store.open::<G::Encoding>(&key))?;
+        if let Some(table) = existing {
             return Ok(Availability::Ready(table));
         }
-        let path = self.store.path(&key);
         if key.positions <= BUILD_AT_ONCE {
             let _loading = self.loading.lock().expect("no handler panics while loading");
             if let Some(table) = self.cached(&path) {
                 return Ok(Availability::Ready(table));
             }
-            let (table, _) = game.table(&self.store, &Silent).map_err(ApiError::internal)?;
-            return Ok(Availability::Ready(self.keep(path, table)));
+            let (table, _) = obtain(game, &self.store, &Silent).map_err(|e| ApiError::internal(&e))?;
+            return Ok(Availability::Ready(self.keep(path, table.size_in_bytes(), table)));
         }
         let mut job = self.job.lock().expect("no handler panics holding the job");
         // The builder may have finished since the look above.
@@ -168,7 +190,7 @@ impl AppState {
             if let Some(failure) = failure {
                 // Said once; the next request tries again.
                 *job = None;
-                return Err(ApiError::internal(failure));
+                return Err(ApiError::internal_message(failure));
             }
             return Ok(running.availability());
         }
@@ -176,15 +198,15 @@ impl AppState {
         *job = Some(running.clone());
         let (state, game, builder) = (self.clone(), game.clone(), running.clone());
         std::thread::spawn(move || {
-            let built = catch_unwind(AssertUnwindSafe(|| game.table(&state.store, &*builder)));
+            let built = catch_unwind(AssertUnwindSafe(|| obtain(&game, &state.store, &*builder)));
             let mut job = state.job.lock().expect("no handler panics holding the job");
             let failure = match built {
                 Ok(Ok((table, _))) => {
-                    state.keep(path, table);
+                    state.keep(path, table.size_in_bytes(), table);
                     *job = None;
                     return;
                 }
-                Ok(Err(error)) => error.to_string(),
+                Ok(Err(error)) => chain(&error),
                 Err(_) => "building the table failed unexpectedly (see the server's log)".to_string(),
             };
             *builder.failure.lock().expect("no builder panics holding its failure") = Some(failure);

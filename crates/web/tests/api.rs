@@ -11,8 +11,8 @@ use serde_json::Value as Json;
 use solved_engine::{Silent, TableStore};
 use solved_games::dodgem::{Dodgem, Objective};
 use solved_games::dots_and_boxes::{Board, Variant};
-use solved_games::registry::Game;
 use solved_games::snakes;
+use solved_games::tables::obtain;
 use solved_web::AppState;
 use tower::ServiceExt;
 
@@ -91,7 +91,7 @@ async fn dodgem_probe_ranks_every_move_as_the_table_does() {
     assert_eq!(body["position"], "B../B../.RR B");
     assert_eq!((body["value"].as_str(), body["distance"].as_u64()), (Some("win"), Some(19)));
     let game = Dodgem::new(3, Objective::Normal).unwrap();
-    let (table, _) = Game::Dodgem(game.clone()).table(&server.store, &Silent).unwrap();
+    let (table, _) = obtain(&game, &server.store, &Silent).unwrap();
     let ranked = game.ranked_moves(&game.start(), &table);
     let moves = body["moves"].as_array().unwrap();
     assert_eq!(moves.len(), ranked.len());
@@ -108,7 +108,7 @@ async fn dodgem_probe_ranks_every_move_as_the_table_does() {
     let misere = server.ok("/api/dodgem/probe?size=3&misere=true").await;
     assert_ne!(misere["moves"], body["moves"], "misère has other values");
     let later = server.ok("/api/dodgem/probe?position=.B./B../.RR%20R").await;
-    assert_eq!(later["turn"], "Red");
+    assert_eq!(later["to_move"], "Red");
     assert_eq!(later["size"], 3);
 }
 
@@ -117,9 +117,9 @@ async fn dodgem_summary_matches_the_solver() {
     let server = server();
     let body = server.ok("/api/dodgem/summary?size=3").await;
     let game = Dodgem::new(3, Objective::Normal).unwrap();
-    let (table, _) = Game::Dodgem(game.clone()).table(&server.store, &Silent).unwrap();
+    let (table, _) = obtain(&game, &server.store, &Silent).unwrap();
     let summary = game.summary(&table).unwrap();
-    assert_eq!(body["positions"], summary.all.positions);
+    assert_eq!(body["positions"], summary.all.positions());
     assert_eq!(body["wins"], summary.all.wins);
     assert_eq!(body["losses"], summary.all.losses);
     assert_eq!(body["draws"], summary.all.draws);
@@ -158,7 +158,7 @@ async fn dots_and_boxes_probe_scores_every_line_and_plays_a_best_one() {
     assert_eq!(owned["score_so_far"], -1);
     assert_eq!(owned["to_move"], "B");
     let board = Board::new(2, 2, Variant::American).unwrap();
-    let (table, _) = Game::DotsAndBoxes(board.clone()).table(&server.store, &Silent).unwrap();
+    let (table, _) = obtain(&board, &server.store, &Silent).unwrap();
     let pos = solved_games::dots_and_boxes::parse_moves(&board, "ab,ba,bc,cb").unwrap();
     assert_eq!(owned["value"], board.value(&table, &pos));
     let choice = owned["choice"].as_str().unwrap();
@@ -175,7 +175,7 @@ async fn dots_and_boxes_summary_matches_the_solver() {
     let server = server();
     let body = server.ok("/api/dots-and-boxes/summary?rows=2&cols=3&variant=american").await;
     let board = Board::new(2, 3, Variant::American).unwrap();
-    let (table, _) = Game::DotsAndBoxes(board.clone()).table(&server.store, &Silent).unwrap();
+    let (table, _) = obtain(&board, &server.store, &Silent).unwrap();
     let summary = board.summary(&table);
     assert_eq!(body["lines"], 17);
     assert_eq!(body["positions"], 1u64 << 17);
@@ -284,7 +284,7 @@ async fn tic_tac_chec_without_a_table_lists_moves_and_the_command() {
     let outbound =
         server.ok("/api/tic-tac-chec/probe?pawn=outbound&position=..../..r./.N../....%20w%20--%20open").await;
     assert!(outbound["missing"]["command"].as_str().unwrap().contains("--pawn outbound"));
-    assert_eq!(outbound["turn"], "white");
+    assert_eq!(outbound["to_move"], "White");
     // A won position has no moves.
     let over = server.ok("/api/tic-tac-chec/probe?position=PNBR/..../nbr./...p%20b%20du%20post").await;
     assert_eq!(over["over"], true);

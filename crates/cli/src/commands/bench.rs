@@ -1,30 +1,40 @@
 //! `solved bench`: time the solver at several thread counts, each in a fresh
 //! process so that peak memory is measured per run.
 
+use std::fmt::Write;
 use std::process::{Command, ExitCode};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use solved_games::registry::Game;
-
-use crate::config::game_args;
 use solved_engine::Progress;
+use solved_games::registry::{Game, arguments};
 
+use super::Request;
+use crate::args::BENCH_RUN;
 use crate::json::{BenchJson, BenchRunJson, StageJson};
+use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
-pub fn bench(game: &Game, thread_counts: &[usize], json: bool) -> anyhow::Result<ExitCode> {
+/// Times `game`'s solve once per thread count the request lists, each run
+/// in a fresh process given the game's own parameters.
+pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> {
+    let listed = request.params.text("thread-counts").unwrap_or_default();
+    let thread_counts = listed
+        .split(',')
+        .map(|n| n.trim().parse::<usize>().ok().filter(|&n| n > 0))
+        .collect::<Option<Vec<usize>>>()
+        .with_context(|| format!("--thread-counts {listed:?}: give positive numbers separated by commas"))?;
     let exe = std::env::current_exe().context("cannot find the solved executable")?;
+    let info = game.info();
     let mut runs = Vec::new();
-    for &threads in thread_counts {
-        if threads == 0 {
-            bail!("thread counts must be at least 1");
-        }
+    for threads in thread_counts {
         let output = Command::new(&exe)
-            .args(["--threads", &threads.to_string(), "bench-run"])
-            .args(game_args(game))
+            .arg("--data-dir")
+            .arg(request.config.store.dir())
+            .args(["--threads", &threads.to_string(), BENCH_RUN, info.id])
+            .args(arguments(info.fields, &game.to_params()))
             .output()
             .context("cannot start a benchmark run")?;
         if !output.status.success() {
@@ -32,13 +42,13 @@ pub fn bench(game: &Game, thread_counts: &[usize], json: bool) -> anyhow::Result
         }
         runs.push(serde_json::from_slice::<BenchRunJson>(&output.stdout).context("unreadable benchmark run output")?);
     }
-    let key = game.table_key();
-    if json {
-        let report = BenchJson { game: game.info().id, size: key.size, variant: key.variant, runs };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let key = game.table_key().context("only a game with a table has a solve to time")?;
+    if request.json {
+        output::json(&BenchJson { game: info.id, size: key.size, variant: key.variant, runs })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{} {} ({}): {} table entries", game.info().name, key.size, key.variant, thousands(key.positions));
+    let mut text = String::new();
+    writeln!(text, "{} {} ({}): {} table entries", info.name, key.size, key.variant, thousands(key.positions))?;
     let mut rows = vec![vec!["threads".into(), "seconds".into(), "entries/s".into(), "peak memory".into()]];
     for run in &runs {
         rows.push(vec![
@@ -48,14 +58,15 @@ pub fn bench(game: &Game, thread_counts: &[usize], json: bool) -> anyhow::Result
             run.peak_memory_bytes.map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6)),
         ]);
     }
-    print!("{}", columns(&rows));
+    text.push_str(&columns(&rows));
     for run in &runs {
         let slow: Vec<String> =
             run.stages.iter().filter(|s| s.seconds >= 0.5).map(|s| format!("{} {:.1} s", s.stage, s.seconds)).collect();
         if !slow.is_empty() {
-            println!("{} threads, stages of half a second or more: {}", run.threads, slow.join("; "));
+            writeln!(text, "{} threads, stages of half a second or more: {}", run.threads, slow.join("; "))?;
         }
     }
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -91,7 +102,10 @@ impl Progress for StageClock {
 /// Solves once in memory (nothing is saved) and prints the timing as JSON.
 pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
     let clock = StageClock { bar: Bar::new(), began: Instant::now(), stages: Mutex::new(Vec::new()) };
-    let positions = game.solve_in_memory(&clock)?;
+    let Some(solved) = game.solve_in_memory(&clock) else {
+        bail!("{} has no table to solve", game.info().name);
+    };
+    let positions = solved?;
     let seconds = clock.began.elapsed().as_secs_f64();
     let starts = clock.stages.into_inner().expect("no thread panics holding the clock");
     let stages = starts
@@ -109,7 +123,7 @@ pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
         peak_memory_bytes: peak_memory_bytes(),
         stages,
     };
-    println!("{}", serde_json::to_string(&run)?);
+    output::print(&format!("{}\n", serde_json::to_string(&run)?))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,107 +1,113 @@
-//! Dodgem's commands: solve, probe, verify, play.
+//! Dodgem's commands: solve, probe, verify, play, bench.
 
-use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::fmt::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use solved_engine::{DenseIndex, Value};
-use solved_games::dodgem::{Dodgem, Move, Objective, Player, Position, RecordMove, Square};
+use solved_engine::table::Packed;
+use solved_engine::{Plies, Table, Value};
+use solved_games::dodgem::{self, Dodgem, Ending, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
-use solved_games::registry::Game;
-use solved_games::tables::Provenance;
+use solved_games::registry::{Game, Kind, Operation};
+use solved_games::tables::{Provenance, Solvable};
 
-use super::{open_table, provenance_words, verify_report};
-use crate::args::Side;
-use crate::config::Config;
-use crate::json::{DodgemSolveJson, MoveJson, ProbeJson, RecordMoveJson, TallyJson};
+use super::play::{self, Playable};
+use super::{Request, bench, open_table, provenance_words, unsupported, verify_report};
+use crate::json::{DodgemSolveJson, ProbeJson, RecordMoveJson};
+use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
-pub fn solve(config: &Config, game: &Dodgem, json: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
+    match request.operation {
+        Operation::Solve => solve(request, &Dodgem::from_params(request.params)?),
+        Operation::Probe => probe(request),
+        Operation::Verify => verify(request),
+        Operation::Play => play(request),
+        Operation::Bench => bench::bench(&Game::Dodgem(Dodgem::from_params(request.params)?), request),
+        _ => unsupported(request, Kind::Dodgem),
+    }
+}
+
+fn table(request: &Request, game: &Dodgem) -> anyhow::Result<(Table<Packed>, Provenance)> {
+    open_table(request.config, dodgem::INFO.name, game)
+}
+
+fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = open_table(config, Game::Dodgem(game.clone()))?;
+    let (table, provenance) = table(request, game)?;
     let summary = game.summary(&table)?;
     let seconds = began.elapsed().as_secs_f64();
-    let path = config.store.path(&game.table_key()).display().to_string();
-    if json {
-        let r = summary.reachable;
-        let report = DodgemSolveJson {
-            game: "dodgem",
+    let path = request.config.store.path::<Packed>(&game.table_key()).display().to_string();
+    if request.json {
+        output::json(&DodgemSolveJson {
+            game: dodgem::INFO.id,
             size: game.size(),
             variant: game.objective().id(),
-            positions: summary.all.positions,
+            positions: summary.all.positions(),
             wins: summary.all.wins,
             losses: summary.all.losses,
             draws: summary.all.draws,
-            reachable: TallyJson { positions: r.positions, wins: r.wins, losses: r.losses, draws: r.draws },
+            reachable: summary.reachable.into(),
             start: summary.start,
-            max_win_distance: summary.max_win.map(|p| p.0),
-            max_loss_distance: summary.max_loss.map(|p| p.0),
+            max_win_distance: summary.longest_win.map(|p| p.0),
+            max_loss_distance: summary.longest_loss.map(|p| p.0),
             mutual_zugzwang: summary.mutual_zugzwang,
             seconds,
             table: path,
             cached: provenance == Provenance::Cached,
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut text = String::new();
     let how = provenance_words(provenance);
-    println!("Dodgem {0}x{0} ({1}), {how} {path}", game.size(), game.objective().id());
-    let tally = |t: solved_games::dodgem::Tally| {
-        vec![thousands(t.positions), thousands(t.wins), thousands(t.losses), thousands(t.draws)]
+    writeln!(text, "Dodgem {0}x{0} ({1}), {how} {path}", game.size(), game.objective().id())?;
+    let tally = |t: solved_engine::Tally| {
+        vec![thousands(t.positions()), thousands(t.wins), thousands(t.losses), thousands(t.draws)]
     };
     let mut rows = vec![vec!["".into(), "positions".into(), "wins".into(), "losses".into(), "draws".into()]];
     rows.push([vec!["all (either side to move)".into()], tally(summary.all)].concat());
     rows.push([vec!["reachable from the start".into()], tally(summary.reachable)].concat());
-    print!("{}", columns(&rows));
-    println!("start position: {} ({})", summary.start, describe(summary.start));
-    let longest = |p: Option<solved_engine::Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
-    println!("longest win: {}, longest loss: {}", longest(summary.max_win), longest(summary.max_loss));
-    println!("placements lost for either side to move: {}", summary.mutual_zugzwang);
-    println!("time: {seconds:.2} s");
+    text.push_str(&columns(&rows));
+    writeln!(text, "start position: {} ({})", summary.start, describe(summary.start))?;
+    let longest = |p: Option<Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
+    writeln!(text, "longest win: {}, longest loss: {}", longest(summary.longest_win), longest(summary.longest_loss))?;
+    writeln!(text, "placements lost for either side to move: {}", summary.mutual_zugzwang)?;
+    writeln!(text, "time: {seconds:.2} s")?;
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn probe(config: &Config, game: &Dodgem, pos: &Position, json: bool) -> anyhow::Result<ExitCode> {
-    let objective = game.objective();
-    let (table, _) = open_table(config, Game::Dodgem(game.clone()))?;
-    let value = game.probe(&table, pos);
-    let moves = game.ranked_moves(pos, &table);
-    if json {
-        let report = ProbeJson {
-            position: pos.to_string(),
-            value,
-            moves: moves
-                .iter()
-                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: *v, position: child.to_string() })
-                .collect(),
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+fn probe(request: &Request) -> anyhow::Result<ExitCode> {
+    let (game, pos) = dodgem::probe_request(request.params)?;
+    let (table, _) = table(request, &game)?;
+    let value = game.probe(&table, &pos);
+    let moves = game.ranked_moves(&pos, &table);
+    if request.json {
+        output::json(&ProbeJson::new(&pos, &pos.turn(), value, &moves))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{pos}  (Dodgem {0}x{0}, {1})", game.size(), objective.id());
-    print!("{}", board(pos));
-    println!("{} to move: {} ({})", pos.turn(), value, describe(value));
+    let mut text = String::new();
+    writeln!(text, "{pos}  (Dodgem {0}x{0}, {1})", game.size(), game.objective().id())?;
+    text.push_str(&board(&pos));
+    writeln!(text, "{} to move: {} ({})", pos.turn(), value, describe(value))?;
     if !moves.is_empty() {
         let mut rows = vec![vec!["move".into(), "value".into(), "position after".into()]];
         rows.extend(moves.iter().map(|(m, v, child)| vec![m.to_string(), v.to_string(), child.to_string()]));
-        print!("{}", columns(&rows));
+        text.push_str(&columns(&rows));
     }
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
+fn verify(request: &Request) -> anyhow::Result<ExitCode> {
     let bar = Bar::new();
-    let (claims, record) =
-        solved_games::dodgem::verify(|game| open_table(config, Game::Dodgem(game.clone())).map(|(t, _)| t), &bar)?;
+    let (claims, record) = dodgem::verify(|game| table(request, game).map(|(t, _)| t), &bar)?;
     drop(bar);
-    if !json {
-        print_record(&record);
-    }
-    verify_report("dodgem", &claims, record_json(&record), json)
+    let preamble = if request.json { String::new() } else { record_text(&record) };
+    verify_report(request, Kind::Dodgem, &claims, preamble, record_json(&record))
 }
 
 fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
@@ -121,8 +127,8 @@ fn record_json(record: &[RecordMove]) -> Vec<RecordMoveJson> {
         .collect()
 }
 
-fn print_record(record: &[RecordMove]) {
-    println!("desJardins' 4x4 record (his transposed notation, then ours), replayed:");
+fn record_text(record: &[RecordMove]) -> String {
+    let mut text = String::from("desJardins' 4x4 record (his transposed notation, then ours), replayed:\n");
     let mut rows = vec![
         ["ply", "his", "ours", "value before", "move value", "drawing moves", "problems"].map(String::from).to_vec(),
     ];
@@ -139,7 +145,8 @@ fn print_record(record: &[RecordMove]) {
             problems,
         ]);
     }
-    print!("{}", columns(&rows));
+    text.push_str(&columns(&rows));
+    text
 }
 
 fn describe(value: Value) -> String {
@@ -173,90 +180,94 @@ fn board(pos: &Position) -> String {
     out
 }
 
-pub fn play(config: &Config, game: &Dodgem, side: Side, hints: bool, seed: Option<u64>) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, Game::Dodgem(game.clone()))?;
-    let human = match side {
-        Side::Blue => Player::Blue,
-        Side::Red => Player::Red,
-    };
-    let mut rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-    let mut pos = game.start();
-    let mut seen: HashMap<Position, u32> = HashMap::new();
-    let mut input = std::io::stdin().lock();
-    println!(
-        "Dodgem {0}x{0} ({1}). You are {human}; Blue moves first. Blue moves right, up or down and leaves off the right edge; \
-         Red moves up, left or right and leaves off the top. Type a move like a3-b3 or c3-off, 'hint', or 'quit'.",
-        game.size(),
-        game.objective().id()
-    );
-    loop {
-        print!("\n{}", board(&pos));
-        if let Some(outcome) = game.outcome(&pos) {
-            announce(game, &pos, outcome);
-            return Ok(ExitCode::SUCCESS);
-        }
-        let count = seen.entry(pos).or_insert(0);
-        *count += 1;
-        if *count == 3 {
-            println!(
+fn play(request: &Request) -> anyhow::Result<ExitCode> {
+    let params = request.params;
+    let game = Dodgem::from_params(params)?;
+    let human = params.required("as", params.parsed::<Player>("as")?)?;
+    let seed = params.number::<u64>("seed")?;
+    let (table, _) = table(request, &game)?;
+    let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
+    let mut session = Session { game, table, human, rng };
+    play::run(&mut session, params.flag("hints")?, std::io::stdin().lock())
+}
+
+/// A game against the perfect player.
+struct Session {
+    game: Dodgem,
+    table: Table<Packed>,
+    human: Player,
+    rng: StdRng,
+}
+
+impl Playable for Session {
+    type Position = Position;
+
+    fn intro(&self) -> String {
+        format!(
+            "Dodgem {0}x{0} ({1}). You are {2}; Blue moves first. Blue moves right, up or down and leaves off the right edge; \
+             Red moves up, left or right and leaves off the top. Type a move like a3-b3 or c3-off, 'hint', or 'quit'.",
+            self.game.size(),
+            self.game.objective().id(),
+            self.human
+        )
+    }
+
+    fn start(&self) -> Position {
+        self.game.start()
+    }
+
+    fn show(&self, pos: &Position, hints: bool, repeated: u32) -> String {
+        let mut text = board(pos);
+        if repeated == 3 && !self.game.is_over(pos) {
+            let value = self.game.probe(&self.table, pos);
+            let _ = writeln!(
+                text,
                 "This position has now occurred three times: with best play from here the game is {}.",
-                describe(table.probe(game.index(&pos)))
+                describe(value)
             );
         }
-        let ranked = game.ranked_moves(&pos, &table);
-        if pos.turn() != human {
-            let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
-            let (m, value, child) = ranked[choose(&values, &mut rng).expect("the game is not over")];
-            println!("{} plays {m} ({value})", pos.turn());
-            pos = child;
-            continue;
-        }
         if hints {
-            show_hints(&ranked);
+            let _ = writeln!(text, "{}", self.hints(pos));
         }
-        let chosen = loop {
-            print!("{} to move> ", pos.turn());
-            std::io::stdout().flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                println!();
-                return Ok(ExitCode::SUCCESS);
-            }
-            match line.trim() {
-                "" => continue,
-                "quit" | "q" | "exit" => return Ok(ExitCode::SUCCESS),
-                "hint" | "hints" | "?" => show_hints(&ranked),
-                text => match text
-                    .parse::<Move>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|m| game.play(&pos, m).map_err(|e| e.to_string()))
-                {
-                    Ok(child) => break child,
-                    Err(error) => println!("{error}"),
-                },
-            }
-        };
-        pos = chosen;
+        text
     }
-}
 
-fn show_hints(ranked: &[(Move, Value, Position)]) {
-    let hints: Vec<String> = ranked.iter().map(|(m, v, _)| format!("{m} {v}")).collect();
-    println!("moves (best first): {}", hints.join(", "));
-}
+    fn result(&self, pos: &Position) -> Option<String> {
+        let outcome = self.game.outcome(pos)?;
+        let reason = match outcome.reason {
+            Ending::AllCarsOff(player) => format!("{player} has no cars left on the board"),
+            Ending::NoMove(player) => format!("{player} has no legal move"),
+        };
+        let rules = match self.game.objective() {
+            Objective::Normal => "",
+            Objective::Misere => " (misère)",
+        };
+        Some(format!("{reason}: {} wins{rules}.", outcome.winner))
+    }
 
-fn announce(game: &Dodgem, pos: &Position, outcome: Value) {
-    let mover = pos.turn();
-    let last = mover.other();
-    let reason = if pos.cars(last).next().is_none() {
-        format!("{last} has no cars left on the board")
-    } else {
-        format!("{mover} has no legal move")
-    };
-    let winner = if matches!(outcome, Value::Win(_)) { mover } else { last };
-    let rules = match game.objective() {
-        Objective::Normal => "",
-        Objective::Misere => " (misère)",
-    };
-    println!("{reason}: {winner} wins{rules}.");
+    fn is_players_turn(&self, pos: &Position) -> bool {
+        pos.turn() == self.human
+    }
+
+    fn computer(&mut self, pos: &Position) -> (Position, String) {
+        let ranked = self.game.ranked_moves(pos, &self.table);
+        let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
+        let (m, value, child) = ranked[choose(&values, &mut self.rng).expect("the game is not over")];
+        (child, format!("{} plays {m} ({value})", pos.turn()))
+    }
+
+    fn hints(&self, pos: &Position) -> String {
+        let hints: Vec<String> =
+            self.game.ranked_moves(pos, &self.table).iter().map(|(m, v, _)| format!("{m} {v}")).collect();
+        format!("moves (best first): {}", hints.join(", "))
+    }
+
+    fn prompt(&self, pos: &Position) -> String {
+        format!("{} to move> ", pos.turn())
+    }
+
+    fn play(&self, pos: &Position, text: &str) -> Result<Position, String> {
+        let m = text.parse::<Move>().map_err(|e| e.to_string())?;
+        self.game.play(pos, m).map_err(|e| e.to_string())
+    }
 }

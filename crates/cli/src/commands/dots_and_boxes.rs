@@ -1,22 +1,37 @@
-//! Dots and Boxes' commands: solve, probe, verify, play.
+//! Dots and Boxes' commands: solve, probe, verify, play, bench.
 
-use std::io::{BufRead, Write};
-use std::path::Path;
+use std::fmt::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use solved_games::dots_and_boxes::wilson::{Diagram, Loony};
-use solved_games::dots_and_boxes::{Board, Line, Player, Position, parse_moves};
-use solved_games::registry::Game;
-use solved_games::tables::Provenance;
+use solved_engine::Table;
+use solved_engine::table::Margin;
+use solved_games::dots_and_boxes::{self, Board, Line, Player, Position};
+use solved_games::registry::{Game, Kind, Operation};
+use solved_games::tables::{Provenance, Solvable};
 
-use super::{open_table, provenance_words, verify_report};
-use crate::config::Config;
+use super::play::{self, Playable};
+use super::{Request, bench, open_table, provenance_words, unsupported, verify_report};
 use crate::json::{BoxesFirstMoveJson, BoxesLineJson, BoxesProbeJson, BoxesSolveJson};
+use crate::output;
 use crate::text::thousands;
+
+pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
+    match request.operation {
+        Operation::Solve => solve(request, &Board::from_params(request.params)?),
+        Operation::Probe => probe(request),
+        Operation::Verify => verify(request),
+        Operation::Play => play(request),
+        Operation::Bench => bench::bench(&Game::DotsAndBoxes(Board::from_params(request.params)?), request),
+        _ => unsupported(request, Kind::DotsAndBoxes),
+    }
+}
+
+fn table(request: &Request, board: &Board) -> anyhow::Result<(Table<Margin>, Provenance)> {
+    open_table(request.config, dots_and_boxes::INFO.name, board)
+}
 
 fn describe(board: &Board) -> String {
     format!("Dots and Boxes {}x{} boxes ({})", board.rows(), board.cols(), board.variant().id())
@@ -31,16 +46,16 @@ fn outcome(score: i32) -> String {
     }
 }
 
-pub fn solve(config: &Config, board: &Board, json: bool) -> anyhow::Result<ExitCode> {
+fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
+    let (table, provenance) = table(request, board)?;
     let summary = board.summary(&table);
     let seconds = began.elapsed().as_secs_f64();
-    let path = config.store.path(&board.table_key()).display().to_string();
+    let path = request.config.store.path::<Margin>(&board.table_key()).display().to_string();
     let best: Vec<String> = summary.best_first_moves().iter().map(Line::to_string).collect();
-    if json {
-        let report = BoxesSolveJson {
-            game: "dots-and-boxes",
+    if request.json {
+        output::json(&BoxesSolveJson {
+            game: dots_and_boxes::INFO.id,
             rows: board.rows(),
             cols: board.cols(),
             variant: board.variant().id(),
@@ -56,52 +71,29 @@ pub fn solve(config: &Config, board: &Board, json: bool) -> anyhow::Result<ExitC
             seconds,
             table: path,
             cached: provenance == Provenance::Cached,
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut text = String::new();
     let how = provenance_words(provenance);
-    println!("{}, {how} {path}", describe(board));
-    println!("{} undrawn lines, {} positions", summary.lines, thousands(summary.positions));
-    println!("with best play from the start: {}", outcome(summary.value));
-    print!("{}", board.diagram(&board.start(), &board.line_scores(&table, &board.start()), &[]));
-    println!("best first lines ({}): {}", best.len(), best.join(", "));
-    println!("time: {seconds:.2} s");
+    writeln!(text, "{}, {how} {path}", describe(board))?;
+    writeln!(text, "{} undrawn lines, {} positions", summary.lines, thousands(summary.positions))?;
+    writeln!(text, "with best play from the start: {}", outcome(summary.value))?;
+    text.push_str(&board.diagram(&board.start(), &board.line_scores(&table, &board.start()), &[]));
+    writeln!(text, "best first lines ({}): {}", best.len(), best.join(", "))?;
+    writeln!(text, "time: {seconds:.2} s")?;
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The position to probe, with any loony marks its diagram carries.
-pub fn position(
-    board: &Board,
-    moves: Option<&str>,
-    diagram: Option<&Path>,
-    to_move: Option<Player>,
-) -> anyhow::Result<(Position, Vec<(Line, Loony)>)> {
-    match diagram {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read diagram {}", path.display()))?;
-            let diagram: Diagram = text.parse().with_context(|| format!("invalid diagram {}", path.display()))?;
-            let pos = board.position_from(&diagram, to_move).with_context(|| format!("diagram {}", path.display()))?;
-            Ok((pos, diagram.loony))
-        }
-        None => Ok((parse_moves(board, moves.unwrap_or_default()).context("invalid move list")?, Vec::new())),
-    }
-}
-
-pub fn probe(
-    config: &Config,
-    board: &Board,
-    pos: &Position,
-    loony: &[(Line, Loony)],
-    json: bool,
-) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
-    let scores = board.line_scores(&table, pos);
-    let value = board.value(&table, pos);
-    if json {
-        let report = BoxesProbeJson {
-            to_move: pos.to_move().to_string(),
+fn probe(request: &Request) -> anyhow::Result<ExitCode> {
+    let dots_and_boxes::ProbeRequest { board, position: pos, loony } = dots_and_boxes::probe_request(request.params)?;
+    let (table, _) = table(request, &board)?;
+    let scores = board.line_scores(&table, &pos);
+    let value = board.value(&table, &pos);
+    if request.json {
+        output::json(&BoxesProbeJson {
+            to_move: pos.turn().to_string(),
             score_so_far: pos.score_so_far(),
             value,
             moves: scores
@@ -113,89 +105,109 @@ pub fn probe(
                     loony: loony.iter().find(|l| l.0 == s.line).map(|l| l.1.symbol()),
                 })
                 .collect(),
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{} (scores are the final A - B if the line is drawn now; * marks the best)", describe(board));
-    print!("{}", board.diagram(pos, &scores, loony));
-    println!("{} to move; score so far {:+}", pos.to_move(), pos.score_so_far());
-    if board.is_over(pos) {
-        println!("the game is over: {}", outcome(value));
+    let mut text = String::new();
+    writeln!(text, "{} (scores are the final A - B if the line is drawn now; * marks the best)", describe(&board))?;
+    text.push_str(&board.diagram(&pos, &scores, &loony));
+    writeln!(text, "{} to move; score so far {:+}", pos.turn(), pos.score_so_far())?;
+    if board.is_over(&pos) {
+        writeln!(text, "the game is over: {}", outcome(value))?;
     } else {
         let best: Vec<String> = scores.iter().filter(|s| s.best).map(|s| s.line.to_string()).collect();
-        println!("with best play: {}; best lines: {}", outcome(value), best.join(", "));
+        writeln!(text, "with best play: {}; best lines: {}", outcome(value), best.join(", "))?;
     }
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
-    let claims = solved_games::dots_and_boxes::verify(|board| {
-        open_table(config, Game::DotsAndBoxes(board.clone())).map(|(t, _)| t)
-    })?;
-    verify_report("dots-and-boxes", &claims, Vec::new(), json)
+fn verify(request: &Request) -> anyhow::Result<ExitCode> {
+    let claims = dots_and_boxes::verify(|board| table(request, board).map(|(t, _)| t))?;
+    verify_report(request, Kind::DotsAndBoxes, &claims, String::new(), Vec::new())
 }
 
-pub fn play(config: &Config, board: &Board, human: Player, hints: bool, seed: Option<u64>) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, Game::DotsAndBoxes(board.clone()))?;
-    let mut rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-    let mut pos = board.start();
-    let mut input = std::io::stdin().lock();
-    println!(
-        "{}. You are {human}; A moves first. Draw a line by its name in Wilson's notation \
-         (row letter then column letter of the text grid, a at the top left: ab is the top-left \
-         horizontal line, ba the top-left vertical one). Completing a box takes it and you move again. \
-         Type 'hint' for the scores of every line, or 'quit'.",
-        describe(board)
-    );
-    loop {
-        let scores = board.line_scores(&table, &pos);
-        let shown = if hints && pos.to_move() == human { scores.as_slice() } else { &[] };
-        print!("\n{}", board.diagram(&pos, shown, &[]));
-        println!("score {:+}", pos.score_so_far());
-        if board.is_over(&pos) {
-            let result = match board.winner(&pos) {
-                Some(player) => format!("{player} wins"),
-                None => "a tie".into(),
-            };
-            println!("Game over: {result}, {}.", outcome(pos.score_so_far()));
-            return Ok(ExitCode::SUCCESS);
+fn play(request: &Request) -> anyhow::Result<ExitCode> {
+    let params = request.params;
+    let board = Board::from_params(params)?;
+    let human = params.required("as", params.parsed::<Player>("as")?)?;
+    let seed = params.number::<u64>("seed")?;
+    let (table, _) = table(request, &board)?;
+    let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
+    let mut session = Session { board, table, human, rng };
+    play::run(&mut session, params.flag("hints")?, std::io::stdin().lock())
+}
+
+/// A game against the perfect player.
+struct Session {
+    board: Board,
+    table: Table<Margin>,
+    human: Player,
+    rng: StdRng,
+}
+
+impl Playable for Session {
+    type Position = Position;
+
+    fn intro(&self) -> String {
+        format!(
+            "{}. You are {}; A moves first. Draw a line by its name in Wilson's notation \
+             (row letter then column letter of the text grid, a at the top left: ab is the top-left \
+             horizontal line, ba the top-left vertical one). Completing a box takes it and you move again. \
+             Type 'hint' for the scores of every line, or 'quit'.",
+            describe(&self.board),
+            self.human
+        )
+    }
+
+    fn start(&self) -> Position {
+        self.board.start()
+    }
+
+    fn show(&self, pos: &Position, hints: bool, _: u32) -> String {
+        let scores = if hints { self.board.line_scores(&self.table, pos) } else { Vec::new() };
+        format!("{}score {:+}\n", self.board.diagram(pos, &scores, &[]), pos.score_so_far())
+    }
+
+    fn result(&self, pos: &Position) -> Option<String> {
+        if !self.board.is_over(pos) {
+            return None;
         }
-        if pos.to_move() != human {
-            let line = board.choose(&table, &pos, &mut rng);
-            let takes = board.completed_by(pos.drawn(), line).len();
-            let note = if takes > 0 { format!(", taking {takes}") } else { String::new() };
-            println!("{} draws {line}{note}", pos.to_move());
-            pos = board.play(&pos, line).expect("the computer draws an undrawn line");
-            continue;
-        }
-        pos = loop {
-            print!("{} to move> ", pos.to_move());
-            std::io::stdout().flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                println!();
-                return Ok(ExitCode::SUCCESS);
-            }
-            match line.trim() {
-                "" => continue,
-                "quit" | "q" | "exit" => return Ok(ExitCode::SUCCESS),
-                "hint" | "hints" | "?" => {
-                    let all: Vec<String> = scores
-                        .iter()
-                        .map(|s| format!("{} {:+}{}", s.line, s.score, if s.best { "*" } else { "" }))
-                        .collect();
-                    println!("final score A - B for each line (* best): {}", all.join(", "));
-                }
-                text => match text
-                    .parse::<Line>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|l| board.play(&pos, l).map_err(|e| e.to_string()))
-                {
-                    Ok(child) => break child,
-                    Err(error) => println!("{error}"),
-                },
-            }
+        let result = match self.board.winner(pos) {
+            Some(player) => format!("{player} wins"),
+            None => "a tie".into(),
         };
+        Some(format!("Game over: {result}, {}.", outcome(pos.score_so_far())))
+    }
+
+    fn is_players_turn(&self, pos: &Position) -> bool {
+        pos.turn() == self.human
+    }
+
+    fn computer(&mut self, pos: &Position) -> (Position, String) {
+        let line = self.board.choose(&self.table, pos, &mut self.rng);
+        let takes = self.board.completed_by(pos.drawn(), line).len();
+        let note = if takes > 0 { format!(", taking {takes}") } else { String::new() };
+        let child = self.board.play(pos, line).expect("the computer draws an undrawn line");
+        (child, format!("{} draws {line}{note}", pos.turn()))
+    }
+
+    fn hints(&self, pos: &Position) -> String {
+        let all: Vec<String> = self
+            .board
+            .line_scores(&self.table, pos)
+            .iter()
+            .map(|s| format!("{} {:+}{}", s.line, s.score, if s.best { "*" } else { "" }))
+            .collect();
+        format!("final score A - B for each line (* best): {}", all.join(", "))
+    }
+
+    fn prompt(&self, pos: &Position) -> String {
+        format!("{} to move> ", pos.turn())
+    }
+
+    fn play(&self, pos: &Position, text: &str) -> Result<Position, String> {
+        let line = text.parse::<Line>().map_err(|e| e.to_string())?;
+        self.board.play(pos, line).map_err(|e| e.to_string())
     }
 }

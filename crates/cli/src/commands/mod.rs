@@ -1,114 +1,77 @@
-//! The commands, dispatched in one place.
+//! The commands: resolved through the registry, dispatched in one place to
+//! the game's module, which calls the game and renders what it answers.
 
 mod bench;
 mod dodgem;
 mod dots_and_boxes;
+mod play;
 mod serve;
 mod snakes;
 mod tic_tac_chec;
 
+use std::fmt::Write;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use solved_engine::Table;
 use solved_games::claims::{ClaimCheck, Verdict};
-use solved_games::dodgem::Dodgem;
-use solved_games::registry::Game;
-use solved_games::tables::Provenance;
+use solved_games::params::Params;
+use solved_games::registry::{Game, Kind, Operation};
+use solved_games::tables::{Provenance, Solvable, obtain};
 
-use crate::args::{
-    AuditGame, BenchGame, CensusGame, Cli, Command, CompactGame, PlayGame, ProbeGame, ReportGame, SolveGame, VerifyGame,
-};
-use crate::config::{self, Config};
+use crate::args::{Command, Invocation};
+use crate::config::Config;
+use crate::files::CommandLineFiles;
 use crate::json::{ClaimJson, RecordMoveJson, VerifyJson};
+use crate::output;
 use crate::progress::{self, Bar};
 use crate::text::columns;
 
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let config = Config::resolve(&cli)?;
+/// One operation asked of one game: what each game's module gets.
+struct Request<'a> {
+    operation: Operation,
+    params: &'a Params<'a>,
+    config: &'a Config,
+    json: bool,
+}
+
+pub fn run(invocation: Invocation) -> anyhow::Result<ExitCode> {
+    let config = Config::resolve(&invocation)?;
     progress::handle_interrupts();
-    match cli.command {
-        Command::Solve { game: SolveGame::Dodgem { game, output } } => {
-            dodgem::solve(&config, &config::dodgem(&game)?, output.json)
-        }
-        Command::Solve { game: SolveGame::DotsAndBoxes { board, output } } => {
-            dots_and_boxes::solve(&config, &config::board(&board)?, output.json)
-        }
-        Command::Probe { game: ProbeGame::Dodgem { size, misere, position, moves, output } } => {
-            let pos = config::dodgem_position(size, position.as_deref(), moves.as_deref())?;
-            dodgem::probe(&config, &Dodgem::new(pos.size().into(), config::objective(misere))?, &pos, output.json)
-        }
-        Command::Probe { game: ProbeGame::DotsAndBoxes { board, moves, diagram, to_move, output } } => {
-            let board = config::board(&board)?;
-            let to_move = to_move.map(config::boxes_player);
-            let (pos, loony) = dots_and_boxes::position(&board, moves.as_deref(), diagram.as_deref(), to_move)?;
-            dots_and_boxes::probe(&config, &board, &pos, &loony, output.json)
-        }
-        Command::Solve { game: SolveGame::Snakes { board, output } } => snakes::solve(&board, output.json),
-        Command::Verify { game: VerifyGame::Snakes { output } } => snakes::verify(output.json),
-        Command::Bench { game: BenchGame::Snakes { runs, output } } => snakes::bench(runs, output.json),
-        Command::BenchRun { game: SolveGame::TicTacChec { rules, .. } } => {
-            bench::run_once(&solved_games::registry::Game::TicTacChec(config::chec(&rules)?))
-        }
-        Command::Bench { game: BenchGame::TicTacChec { rules, thread_counts, output } } => {
-            bench::bench(&solved_games::registry::Game::TicTacChec(config::chec(&rules)?), &thread_counts, output.json)
-        }
-        Command::Solve { game: SolveGame::TicTacChec { rules, output } } => {
-            tic_tac_chec::solve(&config, &config::chec(&rules)?, output.json)
-        }
-        Command::BenchRun { game: SolveGame::Snakes { .. } } => {
-            anyhow::bail!("Snakes and Ladders has no table to solve; use bench snakes")
-        }
-        Command::Census { game: CensusGame::TicTacChec { rules, output } } => {
-            tic_tac_chec::census(&config::chec(&rules)?, output.json)
-        }
-        Command::Probe { game: ProbeGame::TicTacChec { rules, position, output } } => {
-            tic_tac_chec::probe(&config, &config::chec(&rules)?, &position, output.json)
-        }
-        Command::Audit { game: AuditGame::TicTacChec { rules, output } } => {
-            tic_tac_chec::audit(&config, &config::chec(&rules)?, output.json)
-        }
-        Command::Compact { game: CompactGame::TicTacChec { rules, output } } => {
-            tic_tac_chec::compact(&config, &config::chec(&rules)?, output.json)
-        }
-        Command::Report { game: ReportGame::TicTacChec { rules, sections, output } } => {
-            tic_tac_chec::report(&config, &config::chec(&rules)?, &sections, output.json)
-        }
-        Command::Verify { game: VerifyGame::TicTacChec { output } } => tic_tac_chec::verify(&config, output.json),
-        Command::Verify { game: VerifyGame::Dodgem { output } } => dodgem::verify(&config, output.json),
-        Command::Verify { game: VerifyGame::DotsAndBoxes { output } } => dots_and_boxes::verify(&config, output.json),
-        Command::Play { game: PlayGame::Dodgem { game, side, hints, seed } } => {
-            dodgem::play(&config, &config::dodgem(&game)?, side, hints, seed)
-        }
-        Command::Play { game: PlayGame::DotsAndBoxes { board, side, hints, seed } } => {
-            dots_and_boxes::play(&config, &config::board(&board)?, config::boxes_player(side), hints, seed)
-        }
-        Command::Bench { game: BenchGame::Dodgem { game, thread_counts, output } } => {
-            bench::bench(&config::game(&config::dodgem(&game)?), &thread_counts, output.json)
-        }
-        Command::Bench { game: BenchGame::DotsAndBoxes { board, thread_counts, output } } => bench::bench(
-            &solved_games::registry::Game::DotsAndBoxes(config::board(&board)?),
-            &thread_counts,
-            output.json,
-        ),
+    match invocation.command {
         Command::Serve { addr } => serve::serve(&config, addr),
-        Command::BenchRun { game: SolveGame::Dodgem { game, .. } } => {
-            bench::run_once(&config::game(&config::dodgem(&game)?))
+        Command::BenchRun { kind, pairs } => {
+            let params = Params::new(pairs, kind.info().fields, &CommandLineFiles)?;
+            bench::run_once(&Game::resolve(kind, &params)?)
         }
-        Command::BenchRun { game: SolveGame::DotsAndBoxes { board, .. } } => {
-            bench::run_once(&solved_games::registry::Game::DotsAndBoxes(config::board(&board)?))
+        Command::Game { operation, kind, pairs, json } => {
+            let supported = kind.info().operation(operation).context("the game does not support this operation")?;
+            let params = Params::new(pairs, supported.fields, &CommandLineFiles)?;
+            let request = Request { operation, params: &params, config: &config, json };
+            match kind {
+                Kind::Dodgem => dodgem::run(&request),
+                Kind::DotsAndBoxes => dots_and_boxes::run(&request),
+                Kind::Snakes => snakes::run(&request),
+                Kind::TicTacChec => tic_tac_chec::run(&request),
+            }
         }
     }
 }
 
+/// The error for an operation a game's module does not have: the registry
+/// offers only the operations each game lists, so this means the two
+/// disagree.
+fn unsupported(request: &Request, game: Kind) -> anyhow::Result<ExitCode> {
+    bail!("{} has no {} command", game.info().name, request.operation.name())
+}
+
 /// The table of `game`, from the cache or solved (and saved) first.
-fn open_table(config: &Config, game: Game) -> anyhow::Result<(Table, Provenance)> {
+fn open_table<G: Solvable>(config: &Config, name: &str, game: &G) -> anyhow::Result<(Table<G::Encoding>, Provenance)> {
     let key = game.table_key();
-    let (table, provenance) = game
-        .table(&config.store, &Bar::new())
-        .with_context(|| format!("cannot get the table of {} {} ({})", game.info().name, key.size, key.variant))?;
+    let (table, provenance) = obtain(game, &config.store, &Bar::new())
+        .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;
     if provenance == Provenance::Solved {
-        eprintln!("solved: saved {}", config.store.path(&key).display());
+        eprintln!("solved: saved {}", config.store.path::<G::Encoding>(&key).display());
     }
     Ok((table, provenance))
 }
@@ -121,22 +84,26 @@ fn provenance_words(provenance: Provenance) -> &'static str {
     }
 }
 
-/// Prints checked claims as a table (or JSON) and turns them into the exit
-/// status: 1 if one that should agree does not. Errata (published items
-/// shown to be wrong) and claims out of reach are reported, not failures.
+/// Prints checked claims as a table (or JSON), after `preamble`, and turns
+/// them into the exit status: 1 if one that should agree does not. Errata
+/// (published items shown to be wrong) and claims out of reach are
+/// reported, not failures.
 fn verify_report(
-    game: &'static str,
+    request: &Request,
+    game: Kind,
     claims: &[ClaimCheck],
+    preamble: String,
     record: Vec<RecordMoveJson>,
-    json: bool,
 ) -> anyhow::Result<ExitCode> {
     let all_agree = !claims.iter().any(|c| c.verdict == Verdict::Disagrees);
-    if json {
-        let report = VerifyJson { game, claims: claims.iter().map(claim_json).collect(), record, all_agree };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    if request.json {
+        let id = game.info().id;
+        output::json(&VerifyJson { game: id, claims: claims.iter().map(claim_json).collect(), record, all_agree })?;
     } else {
-        print_claims(claims);
-        println!("{}", if all_agree { "All claims agree." } else { "SOME CLAIMS DISAGREE." });
+        let mut text = preamble;
+        text.push_str(&claims_text(claims));
+        text.push_str(if all_agree { "All claims agree.\n" } else { "SOME CLAIMS DISAGREE.\n" });
+        output::print(&text)?;
     }
     Ok(if all_agree { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -156,7 +123,7 @@ fn claim_json(c: &ClaimCheck) -> ClaimJson {
     }
 }
 
-fn print_claims(claims: &[ClaimCheck]) {
+fn claims_text(claims: &[ClaimCheck]) -> String {
     let mut rows = vec![["#", "claim", "source", "published", "ours", "agrees"].map(String::from).to_vec()];
     for c in claims {
         let agrees = match c.verdict {
@@ -174,10 +141,11 @@ fn print_claims(claims: &[ClaimCheck]) {
             agrees.into(),
         ]);
     }
-    print!("{}", columns(&rows));
+    let mut text = columns(&rows);
     for c in claims {
         if let Verdict::Erratum(note) = &c.verdict {
-            println!("erratum in {} ({}): {note}", c.claim, c.source);
+            let _ = writeln!(text, "erratum in {} ({}): {note}", c.claim, c.source);
         }
     }
+    text
 }

@@ -1,45 +1,51 @@
 //! Snakes and Ladders' commands: solve, verify, bench.
 
+use std::fmt::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use num_rational::BigRational;
+use solved_games::params::Params;
+use solved_games::registry::{Kind, Operation};
 use solved_games::snakes::{
-    self, Analysis, Board, BoardError, Numbering, Overshoot, analyse, approximate, decimal, expected_turns, fraction,
-    win_chances,
+    self, Analysis, Board, Numbering, Overshoot, analyse, approximate, decimal, expected_turns, fraction, win_chances,
 };
 
-use super::verify_report;
-use crate::args::SnakesArgs;
+use super::{Request, unsupported, verify_report};
 use crate::json::{
     ExactJson, SnakesBenchCaseJson, SnakesBenchJson, SnakesDistributionJson, SnakesPlayerJson, SnakesSolveJson,
     SnakesSquareJson,
 };
+use crate::output;
 
 /// Digits after the decimal point in printed expectations.
 const DIGITS: usize = 12;
 
-/// The board the arguments name, under their overshoot rule.
-pub fn board(args: &SnakesArgs) -> anyhow::Result<Board> {
-    let overshoot: Overshoot = args.overshoot.parse()?;
-    if let (Some(goal), Some(jumps)) = (args.goal, &args.jumps) {
-        let numbering: Numbering = args.numbering.parse()?;
-        let jumps = snakes::parse_jumps(jumps).context("invalid --jumps")?;
-        return Ok(Board::new("inline", goal, numbering, &jumps, overshoot)?);
+pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
+    match request.operation {
+        Operation::Solve => solve(request),
+        Operation::Verify => verify_report(request, Kind::Snakes, &snakes::verify(), String::new(), Vec::new()),
+        Operation::Bench => bench(request),
+        _ => unsupported(request, Kind::Snakes),
     }
-    let Some(name) = &args.board else { bail!("give --board NAME|FILE, or an inline board with --goal and --jumps") };
-    if let Some(board) = snakes::built_in(name, overshoot) {
-        return Ok(board);
-    }
-    let text = match std::fs::read_to_string(name) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(BoardError::Unknown(name.clone()).into());
+}
+
+/// What `solve` is asked to add to the analysis.
+struct Extras {
+    per_square: bool,
+    pmf: Option<usize>,
+    players: Option<u32>,
+}
+
+impl Extras {
+    fn of(params: &Params) -> anyhow::Result<Extras> {
+        let players = params.number::<u32>("players")?;
+        if let Some(k) = players.filter(|k| !(1..=100).contains(k)) {
+            bail!("--players must be 1 to 100, not {k}");
         }
-        Err(error) => return Err(error).with_context(|| format!("cannot read board file {name}")),
-    };
-    snakes::parse_board(name, &text, overshoot).with_context(|| format!("board file {name}"))
+        Ok(Extras { per_square: params.flag("per-square")?, pmf: params.number("pmf")?, players })
+    }
 }
 
 fn exact(value: &Option<BigRational>) -> ExactJson {
@@ -50,16 +56,17 @@ fn exact(value: &Option<BigRational>) -> ExactJson {
     }
 }
 
-pub fn solve(args: &SnakesArgs, json: bool) -> anyhow::Result<ExitCode> {
-    let board = board(args)?;
+fn solve(request: &Request) -> anyhow::Result<ExitCode> {
+    let board = Board::from_params(request.params)?;
+    let extras = Extras::of(request.params)?;
     let began = Instant::now();
     let analysis = analyse(&board);
-    let players = args.players.map(|k| win_chances(&analysis.distribution, k));
+    let players = extras.players.map(|k| win_chances(&analysis.distribution, k));
     let seconds = began.elapsed().as_secs_f64();
-    if json {
-        print_json(&board, &analysis, args, players.as_deref(), seconds)?;
+    if request.json {
+        print_json(&board, &analysis, &extras, players.as_deref(), seconds)?;
     } else {
-        print_text(&board, &analysis, args, players.as_deref(), seconds);
+        output::print(&text(&board, &analysis, &extras, players.as_deref(), seconds))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -67,7 +74,7 @@ pub fn solve(args: &SnakesArgs, json: bool) -> anyhow::Result<ExitCode> {
 fn print_json(
     board: &Board,
     analysis: &Analysis,
-    args: &SnakesArgs,
+    args: &Extras,
     players: Option<&[f64]>,
     seconds: f64,
 ) -> anyhow::Result<()> {
@@ -104,17 +111,18 @@ fn print_json(
         }),
         seconds,
     };
-    println!("{}", serde_json::to_string_pretty(&report)?);
-    Ok(())
+    output::json(&report)
 }
 
-fn print_text(board: &Board, analysis: &Analysis, args: &SnakesArgs, players: Option<&[f64]>, seconds: f64) {
+fn text(board: &Board, analysis: &Analysis, args: &Extras, players: Option<&[f64]>, seconds: f64) -> String {
+    let mut text = String::new();
     let positions = match board.numbering() {
         Numbering::Squares => format!("squares 1 to {}, the token starting off the board on 0", board.goal()),
         Numbering::Cells => format!("cells 0 to {}, the token starting on cell 0", board.goal()),
     };
     let ladders = board.jumps().iter().filter(|(from, to)| to > from).count();
-    println!(
+    let _ = writeln!(
+        text,
         "Board {}: {positions}; {ladders} ladders, {} snakes; a roll past the goal: {}",
         board.name(),
         board.jumps().len() - ladders,
@@ -123,7 +131,7 @@ fn print_text(board: &Board, analysis: &Analysis, args: &SnakesArgs, players: Op
     match &analysis.shortest {
         Some(game) => {
             let rolls: Vec<String> = game.rolls.iter().map(u32::to_string).collect();
-            println!("fewest throws: {} (rolls {})", game.rolls.len(), rolls.join(", "));
+            let _ = writeln!(text, "fewest throws: {} (rolls {})", game.rolls.len(), rolls.join(", "));
             let mut path = String::from("0");
             let mut previous = 0;
             for &square in &game.squares[1..] {
@@ -135,44 +143,51 @@ fn print_text(board: &Board, analysis: &Analysis, args: &SnakesArgs, players: Op
                 path.push_str(&format!("{arrow}{square}"));
                 previous = square;
             }
-            println!("  {path}");
+            let _ = writeln!(text, "  {path}");
         }
-        None => println!("fewest throws: none, the goal cannot be reached"),
+        None => {
+            let _ = writeln!(text, "fewest throws: none, the goal cannot be reached");
+        }
     }
     match &analysis.expectation.from_start {
-        Some(e) => println!("expected turns: {} = {}", decimal(e, DIGITS), fraction(e)),
-        None => println!("expected turns: infinite (the token can get where the goal is out of reach)"),
+        Some(e) => {
+            let _ = writeln!(text, "expected turns: {} = {}", decimal(e, DIGITS), fraction(e));
+        }
+        None => {
+            let _ = writeln!(text, "expected turns: infinite (the token can get where the goal is out of reach)");
+        }
     }
     let d = &analysis.distribution;
     let show = |t: Option<u32>| t.map_or("never".to_string(), |t| t.to_string());
-    println!("length: median {}, mode {}, 90th percentile {}", show(d.median), show(d.mode), show(d.p90));
+    let _ = writeln!(text, "length: median {}, mode {}, 90th percentile {}", show(d.median), show(d.mode), show(d.p90));
     if let Some(p) = &d.p_min {
-        println!("chance of the shortest game: {:.6e} = {}", approximate(p), fraction(p));
+        let _ = writeln!(text, "chance of the shortest game: {:.6e} = {}", approximate(p), fraction(p));
     }
     if let Some(t) = args.pmf {
         for (i, p) in d.pmf.iter().take(t).enumerate() {
-            println!("  P(ends on turn {}) = {p:.6e}", i + 1);
+            let _ = writeln!(text, "  P(ends on turn {}) = {p:.6e}", i + 1);
         }
     }
     if args.per_square {
         for (square, e) in analysis.expectation.per_square.iter().enumerate() {
-            println!("  from {square}: {}", e.as_ref().map_or("infinite".into(), |e| decimal(e, 6)));
+            let _ = writeln!(text, "  from {square}: {}", e.as_ref().map_or("infinite".into(), |e| decimal(e, 6)));
         }
     }
     if let Some(chances) = players {
         for (i, chance) in chances.iter().enumerate() {
-            println!("player {} wins with chance {chance:.6}", i + 1);
+            let _ = writeln!(text, "player {} wins with chance {chance:.6}", i + 1);
         }
     }
-    println!("time: {:.3} s", seconds);
-}
-
-pub fn verify(json: bool) -> anyhow::Result<ExitCode> {
-    verify_report("snakes", &snakes::verify(), Vec::new(), json)
+    let _ = writeln!(text, "time: {:.3} s", seconds);
+    text
 }
 
 /// Times the exact expectation of the two benchmark boards.
-pub fn bench(runs: u32, json: bool) -> anyhow::Result<ExitCode> {
+fn bench(request: &Request) -> anyhow::Result<ExitCode> {
+    let runs = request.params.required("runs", request.params.number::<u32>("runs")?)?;
+    if !(1..=1000).contains(&runs) {
+        bail!("--runs must be 1 to 1000, not {runs}");
+    }
     let cases = [
         ("milton-bradley (100 squares)", snakes::built_in("milton-bradley", Overshoot::Stay).expect("built in")),
         ("generated: 1,000 squares, 150 jumps, seed 1", snakes::generate(1000, 150, 1, Overshoot::Stay)),
@@ -198,19 +213,22 @@ pub fn bench(runs: u32, json: bool) -> anyhow::Result<ExitCode> {
             expected_turns: expected.as_ref().map(|e| decimal(e, 6)),
         });
     }
-    if json {
-        println!("{}", serde_json::to_string_pretty(&SnakesBenchJson { runs, cases: results })?);
+    if request.json {
+        output::json(&SnakesBenchJson { runs, cases: results })?;
     } else {
+        let mut text = String::new();
         for r in &results {
-            println!(
+            writeln!(
+                text,
                 "{}: median {:.1} ms, fastest {:.1} ms over {runs} runs; expected turns {} (numerator of {} digits)",
                 r.board,
                 1e3 * r.median_seconds,
                 1e3 * r.fastest_seconds,
                 r.expected_turns.as_deref().unwrap_or("infinite"),
                 r.numerator_digits
-            );
+            )?;
         }
+        output::print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,35 +1,91 @@
-//! Tic-Tac-Chec's commands: census, solve, probe, audit, report.
+//! Tic-Tac-Chec's commands: census, solve, probe, verify, bench, audit,
+//! compact, report.
 
+use std::fmt::Write;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::Context;
-use solved_engine::compact::CompactBuilder;
-use solved_engine::{DenseIndex, Table, audit as audit_values};
-use solved_games::registry::Game;
-use solved_games::tables::Provenance;
+use solved_engine::compact::{Compact, CompactBuilder};
+use solved_engine::table::Packed;
+use solved_engine::{DenseIndex, Plies, Table, audit as audit_values};
+use solved_games::params::{ParamError, quote};
+use solved_games::registry::{Game, Kind, Operation};
+use solved_games::tables::{Provenance, Solvable};
 use solved_games::tic_tac_chec::{
-    OPENING_POSITIONS, PawnRule, PhaseTally, Position, Reference, TicTacChec, census as count, compare_variants,
+    self, OPENING_POSITIONS, PawnRule, PhaseSummary, Position, ProbeValues, Reference, TicTacChec, census as count,
+    compare_variants,
 };
 
-use super::bench::peak_memory_bytes;
-use super::{open_table, provenance_words, verify_report};
-use crate::args::ReportSection;
+use super::bench::{self, peak_memory_bytes};
+use super::{Request, open_table, provenance_words, unsupported, verify_report};
 use crate::config::Config;
 use crate::json::{
-    AuditJson, CensusJson, ChecSolveJson, CompactJson, DrawingLineJson, HistogramJson, LineMoveJson, MoveJson,
-    PhaseJson, PlyJson, ProbeJson, ReplyCountJson, ReportJson, ThreatJson, VariantExampleJson, VariantsJson,
+    AuditJson, CensusJson, ChecSolveJson, CompactJson, DrawingLineJson, HistogramJson, LineMoveJson, PhaseJson,
+    PlyJson, ProbeJson, ReplyCountJson, ReportJson, ThreatJson, VariantExampleJson, VariantsJson,
 };
+use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
-pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
+    if request.operation == Operation::Verify {
+        return verify(request);
+    }
+    let game = TicTacChec::from_params(request.params)?;
+    match request.operation {
+        Operation::Solve => solve(request, &game),
+        Operation::Probe => probe(request, &game),
+        Operation::Bench => bench::bench(&Game::TicTacChec(game), request),
+        Operation::Audit => audit(request, &game),
+        Operation::Compact => compact(request, &game),
+        Operation::Report => report(request, &game),
+        Operation::Census => census(request, &game),
+        _ => unsupported(request, Kind::TicTacChec),
+    }
+}
+
+fn table(config: &Config, game: &TicTacChec) -> anyhow::Result<(Table<Packed>, Provenance)> {
+    open_table(config, tic_tac_chec::INFO.name, game)
+}
+
+/// A part of the report.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Section {
+    /// A deterministic drawing line from the empty board until it repeats.
+    Line,
+    /// How often a side can win at once, and the defences.
+    Threats,
+    /// How the two pawn rules differ (needs both tables).
+    Variants,
+}
+
+impl FromStr for Section {
+    type Err = ParamError;
+
+    fn from_str(text: &str) -> Result<Section, ParamError> {
+        match text {
+            "line" => Ok(Section::Line),
+            "threats" => Ok(Section::Threats),
+            "variants" => Ok(Section::Variants),
+            _ => Err(ParamError::Invalid {
+                name: "sections",
+                value: quote(text),
+                source: "expected line, threats or variants".into(),
+            }),
+        }
+    }
+}
+
+fn census(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let json = request.json;
     let began = Instant::now();
     let census = count(game, &Bar::new())?;
     let seconds = began.elapsed().as_secs_f64();
     if json {
         let report = CensusJson {
-            game: "tic-tac-chec",
+            game: tic_tac_chec::INFO.id,
             pawn: game.rule().id(),
             positions: census.positions,
             edges: census.edges,
@@ -39,37 +95,40 @@ pub fn census(game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
             opening_positions: OPENING_POSITIONS,
             seconds,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        output::json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("Tic-Tac-Chec, pawn rule {}: the post-opening domain (White to move)", game.rule().id());
-    println!("positions: {}", thousands(census.positions));
-    println!("successor edges: {}", thousands(census.edges));
-    println!("terminal positions (a line complete): {}", thousands(census.terminal));
-    println!("non-terminal positions with no legal move: {}", thousands(census.stuck));
-    println!("most legal moves in one position: {}", census.max_moves);
-    println!("opening positions (plies 0 to 5): {}", thousands(OPENING_POSITIONS));
-    println!("time: {seconds:.1} s");
+    let mut text = String::new();
+    writeln!(text, "Tic-Tac-Chec, pawn rule {}: the post-opening domain (White to move)", game.rule().id())?;
+    writeln!(text, "positions: {}", thousands(census.positions))?;
+    writeln!(text, "successor edges: {}", thousands(census.edges))?;
+    writeln!(text, "terminal positions (a line complete): {}", thousands(census.terminal))?;
+    writeln!(text, "non-terminal positions with no legal move: {}", thousands(census.stuck))?;
+    writeln!(text, "most legal moves in one position: {}", census.max_moves)?;
+    writeln!(text, "opening positions (plies 0 to 5): {}", thousands(OPENING_POSITIONS))?;
+    writeln!(text, "time: {seconds:.1} s")?;
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn phase(tally: &PhaseTally) -> PhaseJson {
+fn phase(phase: &PhaseSummary) -> PhaseJson {
     PhaseJson {
-        positions: tally.positions,
-        wins: tally.wins,
-        losses: tally.losses,
-        draws: tally.draws,
-        max_win_distance: tally.max_win,
-        max_loss_distance: tally.max_loss,
+        positions: phase.tally.positions(),
+        wins: phase.tally.wins,
+        losses: phase.tally.losses,
+        draws: phase.tally.draws,
+        max_win_distance: phase.longest_win.map(|p| p.0),
+        max_loss_distance: phase.longest_loss.map(|p| p.0),
     }
 }
 
-pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
+fn solve(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let (config, json) = (request.config, request.json);
     let began = Instant::now();
-    let (table, provenance) = open_table(config, Game::TicTacChec(game.clone()))?;
+    let (table, provenance) = table(config, game)?;
     let summary = game.summary(&table);
     let seconds = began.elapsed().as_secs_f64();
-    let path = config.store.path(&game.table_key()).display().to_string();
+    let path = config.store.path::<Packed>(&game.table_key()).display().to_string();
     if json {
         let mut histogram = Vec::new();
         for (distance, counts) in summary.histogram.iter().enumerate() {
@@ -80,7 +139,7 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
             }
         }
         let report = ChecSolveJson {
-            game: "tic-tac-chec",
+            game: tic_tac_chec::INFO.id,
             pawn: game.rule().id(),
             post_opening: phase(&summary.post_opening),
             opening: phase(&summary.opening),
@@ -88,7 +147,13 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
                 .opening_plies
                 .iter()
                 .enumerate()
-                .map(|(ply, t)| PlyJson { ply, positions: t.positions, wins: t.wins, losses: t.losses, draws: t.draws })
+                .map(|(ply, t)| PlyJson {
+                    ply,
+                    positions: t.tally.positions(),
+                    wins: t.tally.wins,
+                    losses: t.tally.losses,
+                    draws: t.tally.draws,
+                })
                 .collect(),
             distance_histogram: histogram,
             start: summary.start,
@@ -97,23 +162,24 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
             table: path,
             cached: provenance == Provenance::Cached,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        output::json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
     let how = provenance_words(provenance);
-    println!("Tic-Tac-Chec ({} pawns), {how} {path}", game.rule().id());
+    let mut text = String::new();
+    writeln!(text, "Tic-Tac-Chec ({} pawns), {how} {path}", game.rule().id())?;
     let mut rows =
         vec![["", "positions", "wins", "losses", "draws", "longest win", "longest loss"].map(String::from).to_vec()];
-    let longest = |d: Option<u16>| d.map_or("-".into(), |d| d.to_string());
-    let mut row = |name: String, t: &PhaseTally| {
+    let longest = |d: Option<Plies>| d.map_or("-".into(), |d| d.to_string());
+    let mut row = |name: String, t: &PhaseSummary| {
         rows.push(vec![
             name,
-            thousands(t.positions),
-            thousands(t.wins),
-            thousands(t.losses),
-            thousands(t.draws),
-            longest(t.max_win),
-            longest(t.max_loss),
+            thousands(t.tally.positions()),
+            thousands(t.tally.wins),
+            thousands(t.tally.losses),
+            thousands(t.tally.draws),
+            longest(t.longest_win),
+            longest(t.longest_loss),
         ])
     };
     row("after the opening (White to move)".into(), &summary.post_opening);
@@ -121,52 +187,47 @@ pub fn solve(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
     for (ply, t) in summary.opening_plies.iter().enumerate() {
         row(format!("  ply {ply}"), t);
     }
-    print!("{}", columns(&rows));
-    println!("empty board: {}", summary.start);
-    println!("time: {seconds:.1} s");
+    text.push_str(&columns(&rows));
+    writeln!(text, "empty board: {}", summary.start)?;
+    writeln!(text, "time: {seconds:.1} s")?;
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The compact copy if it has been made, else the full table (solved if
 /// need be).
-fn open_for_probing(config: &Config, game: &TicTacChec) -> anyhow::Result<Table> {
-    match config.store.open(&game.compact_key())? {
-        Some(compact) => Ok(compact),
-        None => Ok(open_table(config, Game::TicTacChec(game.clone()))?.0),
+fn open_for_probing(config: &Config, game: &TicTacChec) -> anyhow::Result<ProbeValues> {
+    match game.open_for_probing(&config.store)? {
+        Some(values) => Ok(values),
+        None => Ok(ProbeValues::Full(table(config, game)?.0)),
     }
 }
 
-pub fn probe(config: &Config, game: &TicTacChec, text: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let pos: Position = text.parse().with_context(|| format!("invalid position {text:?}"))?;
-    let table = open_for_probing(config, game)?;
-    let value = table.probe(game.positions().index(&pos));
+fn probe(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let pos = request.params.parsed::<Position>("position")?.unwrap_or_else(Position::empty);
+    let table = open_for_probing(request.config, game)?;
+    let value = solved_engine::Values::probe(&table, game.positions().index(&pos));
     let moves = game.ranked_moves(&pos, &table);
-    if json {
-        let report = ProbeJson {
-            position: pos.to_string(),
-            value,
-            moves: moves
-                .iter()
-                .map(|(m, v, child)| MoveJson { m: m.to_string(), value: *v, position: child.to_string() })
-                .collect(),
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    if request.json {
+        output::json(&ProbeJson::new(&pos, &pos.turn(), value, &moves))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{pos}  (Tic-Tac-Chec, {} pawns)", game.rule().id());
-    println!("{} to move: {value}", pos.turn());
+    let mut text = String::new();
+    writeln!(text, "{pos}  (Tic-Tac-Chec, {} pawns)", game.rule().id())?;
+    writeln!(text, "{} to move: {value}", pos.turn())?;
     let mut rows = vec![["move", "value", "position after"].map(String::from).to_vec()];
     rows.extend(moves.iter().map(|(m, v, child)| vec![m.to_string(), v.to_string(), child.to_string()]));
     if moves.is_empty() {
-        println!("the game is over");
+        text.push_str("the game is over\n");
     } else {
-        print!("{}", columns(&rows));
+        text.push_str(&columns(&rows));
     }
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, Game::TicTacChec(game.clone()))?;
+fn audit(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let (table, _) = table(request.config, game)?;
     let began = Instant::now();
     let reference = Reference(game);
     let report = audit_values(&reference, &table, |pos| game.positions().index(pos), &Bar::new())?;
@@ -176,47 +237,51 @@ pub fn audit(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<E
         .iter()
         .map(|d| format!("{}: stored {}, children say {}", reference.unindex(d.idx), d.stored, d.implied))
         .collect();
-    if json {
+    if request.json {
         let out = AuditJson {
-            game: "tic-tac-chec",
+            game: tic_tac_chec::INFO.id,
             pawn: game.rule().id(),
             checked: report.checked,
             disagreements: report.disagreements,
             examples,
             seconds,
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        output::json(&out)?;
     } else {
-        println!(
+        let mut text = String::new();
+        writeln!(
+            text,
             "Tic-Tac-Chec ({} pawns): {} positions checked against their children (plain rules), {} disagree; {seconds:.0} s",
             game.rule().id(),
             thousands(report.checked),
             thousands(report.disagreements)
-        );
+        )?;
         for example in &examples {
-            println!("  {example}");
+            writeln!(text, "  {example}")?;
         }
+        output::print(&text)?;
     }
     Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn compact(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result<ExitCode> {
-    let (table, _) = open_table(config, Game::TicTacChec(game.clone()))?;
+fn compact(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let config = request.config;
+    let (table, _) = table(config, game)?;
     let began = Instant::now();
     let compact = CompactBuilder::new(&table).context("cannot make the compact copy")?;
     compact.verify(&table).context("the compact copy does not match the table")?;
-    let key = game.compact_key();
-    let path = config.store.save(&key, &[], &compact)?;
+    let key = game.table_key();
+    let path = config.store.save::<Compact>(&key, &[], &compact)?;
     // Read back through the file, as probe will.
-    let saved = config.store.open(&key)?.context("the compact copy vanished")?;
+    let saved = config.store.open::<Compact>(&key)?.context("the compact copy vanished")?;
     compact.verify(&saved).context("the saved compact copy does not match the table")?;
     let seconds = began.elapsed().as_secs_f64();
-    let counts = saved.header().counts;
-    let table_bytes = std::fs::metadata(config.store.path(&game.table_key()))?.len();
-    let compact_bytes = std::fs::metadata(&path)?.len();
-    if json {
+    let counts = saved.header().tally;
+    let table_bytes = table.size_in_bytes();
+    let compact_bytes = saved.size_in_bytes();
+    if request.json {
         let report = CompactJson {
-            game: "tic-tac-chec",
+            game: tic_tac_chec::INFO.id,
             pawn: game.rule().id(),
             positions: saved.len(),
             decisive: counts.wins + counts.losses,
@@ -226,24 +291,32 @@ pub fn compact(config: &Config, game: &TicTacChec, json: bool) -> anyhow::Result
             seconds,
             path: path.display().to_string(),
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        output::json(&report)?;
     } else {
-        println!(
-            "compact copy: {} ({:.0} MiB, from {:.0} MiB), {} decisive positions, every entry checked against the table; {seconds:.1} s",
+        output::print(&format!(
+            "compact copy: {} ({:.0} MiB, from {:.0} MiB), {} decisive positions, every entry checked against the table; {seconds:.1} s\n",
             path.display(),
             compact_bytes as f64 / (1 << 20) as f64,
             table_bytes as f64 / (1 << 20) as f64,
             thousands(counts.wins + counts.losses)
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], json: bool) -> anyhow::Result<ExitCode> {
+fn report(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
+    let config = request.config;
+    let listed = request.params.text("sections").unwrap_or_default();
+    let sections = listed.split(',').map(str::parse).collect::<Result<Vec<Section>, _>>()?;
     let table = open_for_probing(config, game)?;
-    let mut report =
-        ReportJson { game: "tic-tac-chec", pawn: game.rule().id(), drawing_line: None, threats: None, variants: None };
-    if sections.contains(&ReportSection::Line) {
+    let mut report = ReportJson {
+        game: tic_tac_chec::INFO.id,
+        pawn: game.rule().id(),
+        drawing_line: None,
+        threats: None,
+        variants: None,
+    };
+    if sections.contains(&Section::Line) {
         let line = game.drawing_line(&table)?;
         report.drawing_line = Some(DrawingLineJson {
             moves: line
@@ -255,7 +328,7 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
             cycle_start: line.cycle_start,
         });
     }
-    if sections.contains(&ReportSection::Threats) {
+    if sections.contains(&Section::Threats) {
         let census = game.threat_census(&table, &Bar::new())?;
         report.threats = Some(ThreatJson {
             positions: census.positions,
@@ -270,7 +343,7 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
                 .collect(),
         });
     }
-    if sections.contains(&ReportSection::Variants) {
+    if sections.contains(&Section::Variants) {
         let other_rule = match game.rule() {
             PawnRule::Travel => PawnRule::Outbound,
             PawnRule::Outbound => PawnRule::Travel,
@@ -294,43 +367,53 @@ pub fn report(config: &Config, game: &TicTacChec, sections: &[ReportSection], js
                 .collect(),
         });
     }
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    if request.json {
+        output::json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut text = String::new();
     if let Some(line) = &report.drawing_line {
-        println!("A drawing line from the empty board (always the first drawing move), until a position comes round:");
+        writeln!(
+            text,
+            "A drawing line from the empty board (always the first drawing move), until a position comes round:"
+        )?;
         for m in &line.moves {
-            println!("  {:>3}. {:<6} {}", m.ply, m.m, m.position);
+            writeln!(text, "  {:>3}. {:<6} {}", m.ply, m.m, m.position)?;
         }
-        println!("  the position after ply {} comes round again", line.cycle_start);
+        writeln!(text, "  the position after ply {} comes round again", line.cycle_start)?;
     }
     if let Some(t) = &report.threats {
-        println!("Threats, over {} positions after the opening without a complete line:", thousands(t.positions));
-        println!("  the side to move can complete a line at once: {}", thousands(t.mover_can_win_at_once));
-        println!("  the other side could, were it its turn: {}", thousands(t.opponent_could_win_at_once));
+        writeln!(
+            text,
+            "Threats, over {} positions after the opening without a complete line:",
+            thousands(t.positions)
+        )?;
+        writeln!(text, "  the side to move can complete a line at once: {}", thousands(t.mover_can_win_at_once))?;
+        writeln!(text, "  the other side could, were it its turn: {}", thousands(t.opponent_could_win_at_once))?;
         for r in &t.drawing_replies {
-            println!("  drawn, threatened, with {} drawing replies: {}", r.replies, thousands(r.positions));
+            writeln!(text, "  drawn, threatened, with {} drawing replies: {}", r.replies, thousands(r.positions))?;
         }
     }
     if let Some(v) = &report.variants {
-        println!("Travel against outbound pawns, over {} positions:", thousands(v.positions));
-        println!(
+        writeln!(text, "Travel against outbound pawns, over {} positions:", thousands(v.positions))?;
+        writeln!(
+            text,
             "  {} positions have more moves under travel ({} extra moves); {} have another value",
             thousands(v.positions_with_more_moves_under_travel),
             thousands(v.extra_moves_under_travel),
             thousands(v.positions_with_different_values)
-        );
+        )?;
         for e in &v.examples {
-            println!("  {}: travel {}, outbound {}", e.position, e.travel, e.outbound);
+            writeln!(text, "  {}: travel {}, outbound {}", e.position, e.travel, e.outbound)?;
         }
     }
+    output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn verify(config: &Config, json: bool) -> anyhow::Result<ExitCode> {
+fn verify(request: &Request) -> anyhow::Result<ExitCode> {
     let game = TicTacChec::new(PawnRule::Travel);
-    let table = open_for_probing(config, &game)?;
-    let claims = solved_games::tic_tac_chec::verify(&game, &table, &Bar::new())?;
-    verify_report("tic-tac-chec", &claims, Vec::new(), json)
+    let table = open_for_probing(request.config, &game)?;
+    let claims = tic_tac_chec::verify(&game, &table, &Bar::new())?;
+    verify_report(request, Kind::TicTacChec, &claims, String::new(), Vec::new())
 }

@@ -4,32 +4,46 @@
 //!
 //! A checkpoint only needs to be read by the build that wrote it, but it is
 //! still validated like a table: magic `SOLVEDCP`, then a table header for
-//! the key (checked field by field), the solver's state, the working bytes
-//! as little-endian words, and a CRC-64/XZ of everything before it.
+//! the key (checked field by field), the solver's state as bytes it alone
+//! reads, the working bytes as little-endian words, and a CRC-64/XZ of
+//! everything before it.
 
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::{CRC, FormatError, HEADER_LEN, Header, TableError, TableKey};
+use super::encoding::Encoding;
+use super::{CRC, FormatError, HEADER_LEN, Header, TableError, TableKey, file};
+use crate::tally::Tally;
 
 const MAGIC: [u8; 8] = *b"SOLVEDCP";
 
-/// Where a solve stood when it was saved: between two distance layers.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct SolverState {
-    /// The tier being solved (earlier ones are finished).
-    pub tier: u32,
-    /// The next distance layer to propagate.
-    pub next_layer: u16,
-    /// The longest distance given in the tier so far.
-    pub max_plies: u16,
-    /// The tier's per-chunk masks of pending distances.
-    pub pending: Vec<[u64; 2]>,
+/// The encoding a checkpoint's header names: a solve's working words,
+/// which no table holds.
+#[derive(Copy, Clone, Debug)]
+struct Working;
+
+impl Encoding for Working {
+    const CODE: u32 = 0x100;
+    const NAME: &'static str = "a solve's working words";
+    const SUFFIX: &'static str = ".checkpoint";
+
+    fn payload_len(positions: u64, _: Tally) -> Option<u64> {
+        Some(positions)
+    }
 }
 
-/// The checkpoint file of one table.
+/// What a checkpoint holds: the solver's state, as bytes only it reads,
+/// and its working words.
+#[derive(Debug)]
+pub struct Saved {
+    /// The solver's state.
+    pub state: Vec<u8>,
+    /// The working words.
+    pub words: Vec<AtomicU64>,
+}
+
+/// The checkpoint file of the solve of one table.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
     path: PathBuf,
@@ -47,105 +61,84 @@ impl Checkpoint {
         &self.path
     }
 
-    /// Saves `state` and the working `words` atomically.
+    /// Saves the solver's `state` and its working `words` atomically.
     ///
     /// # Errors
     ///
     /// [`TableError::Write`] if the file cannot be written.
-    pub fn save(&self, state: &SolverState, words: &[AtomicU64]) -> Result<(), TableError> {
-        let write_error = |source| TableError::Write { path: self.path.clone(), source };
+    pub fn save(&self, state: &[u8], words: &[AtomicU64]) -> Result<(), TableError> {
         let dir = self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(write_error)?;
-        let mut temp = tempfile::Builder::new().suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
-        {
+        std::fs::create_dir_all(dir).map_err(|source| TableError::Write { path: self.path.clone(), source })?;
+        let header =
+            Header { key: self.key.clone(), encoding: Working::CODE, tally: Tally::default(), facts: Vec::new() };
+        file::write_atomically(&self.path, |out| {
             let mut digest = CRC.digest();
-            let mut out = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
             let mut put = |bytes: &[u8]| -> io::Result<()> {
                 digest.update(bytes);
                 out.write_all(bytes)
             };
-            let header = Header { key: self.key.clone(), counts: Default::default(), facts: Vec::new() };
-            put(&MAGIC).map_err(write_error)?;
-            put(&header.to_bytes()).map_err(write_error)?;
-            put(&state.tier.to_le_bytes()).map_err(write_error)?;
-            put(&state.next_layer.to_le_bytes()).map_err(write_error)?;
-            put(&state.max_plies.to_le_bytes()).map_err(write_error)?;
-            put(&(state.pending.len() as u64).to_le_bytes()).map_err(write_error)?;
-            for mask in &state.pending {
-                put(&mask[0].to_le_bytes()).map_err(write_error)?;
-                put(&mask[1].to_le_bytes()).map_err(write_error)?;
-            }
-            put(&(words.len() as u64).to_le_bytes()).map_err(write_error)?;
+            put(&MAGIC)?;
+            put(&header.to_bytes())?;
+            put(&(state.len() as u64).to_le_bytes())?;
+            put(state)?;
+            put(&(words.len() as u64).to_le_bytes())?;
             let mut buffer = Vec::with_capacity(1 << 20);
             for chunk in words.chunks(1 << 17) {
                 buffer.clear();
                 for word in chunk {
                     buffer.extend_from_slice(&word.load(Relaxed).to_le_bytes());
                 }
-                put(&buffer).map_err(write_error)?;
+                put(&buffer)?;
             }
-            out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
-            out.flush().map_err(write_error)?;
-        }
-        temp.as_file().sync_all().map_err(write_error)?;
-        temp.persist(&self.path).map_err(|e| write_error(e.error))?;
-        Ok(())
+            out.write_all(&digest.finalize().to_le_bytes())
+        })
     }
 
-    /// The saved state and words, or `None` if there is no checkpoint.
+    /// The saved state and `words` working words, or `None` if there is no
+    /// checkpoint.
     ///
     /// # Errors
     ///
-    /// A checkpoint that cannot be read, is of another key, or fails its
-    /// checksum is an error: it is never silently discarded.
-    pub fn load(&self) -> Result<Option<(SolverState, Vec<AtomicU64>)>, TableError> {
+    /// A checkpoint that cannot be read, is of another key, has another
+    /// number of words, or fails its checksum is an error: it is never
+    /// silently discarded.
+    pub fn load(&self, words: u64) -> Result<Option<Saved>, TableError> {
         let read_error = |source| TableError::Read { path: self.path.clone(), source };
         let invalid = |source| TableError::Invalid { path: self.path.clone(), source };
-        let file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(read_error(error)),
-        };
+        let Some((file, file_len)) = file::open_regular(&self.path)? else { return Ok(None) };
         let mut input = BufReader::with_capacity(1 << 20, file);
         let mut digest = CRC.digest();
-        let mut take = |len: usize| -> Result<Vec<u8>, TableError> {
-            let mut bytes = vec![0; len];
+        let mut take = |len: u64| -> Result<Vec<u8>, TableError> {
+            if len > file_len {
+                return Err(invalid(FormatError::Length { expected: len, found: file_len }));
+            }
+            let mut bytes = vec![0; len as usize];
             input.read_exact(&mut bytes).map_err(|e| match e.kind() {
-                io::ErrorKind::UnexpectedEof => invalid(FormatError::TooShort { len: len as u64 }),
+                io::ErrorKind::UnexpectedEof => invalid(FormatError::TooShort { len: file_len }),
                 _ => read_error(e),
             })?;
             digest.update(&bytes);
             Ok(bytes)
         };
+        let number = |bytes: Vec<u8>| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
         if take(8)? != MAGIC {
             return Err(invalid(FormatError::Magic));
         }
-        Header::read(&take(HEADER_LEN)?, &self.key).map_err(invalid)?;
-        let number = |bytes: Vec<u8>| bytes.iter().rev().fold(0u64, |n, &b| n << 8 | u64::from(b));
-        let tier = number(take(4)?) as u32;
-        let next_layer = number(take(2)?) as u16;
-        let max_plies = number(take(2)?) as u16;
-        let chunks = number(take(8)?);
-        let limit = |count: u64| {
-            (count <= self.key.positions)
-                .then_some(count)
-                .ok_or(invalid(FormatError::Length { expected: self.key.positions, found: count }))
-        };
-        let mut pending = Vec::with_capacity(limit(chunks)? as usize);
-        for _ in 0..chunks {
-            let bytes = take(16)?;
-            pending.push([number(bytes[..8].to_vec()), number(bytes[8..].to_vec())]);
+        Header::read::<Working>(&take(HEADER_LEN as u64)?, &self.key).map_err(invalid)?;
+        let state_len = number(take(8)?);
+        let state = take(state_len)?;
+        let count = number(take(8)?);
+        if count != words {
+            return Err(invalid(FormatError::Length { expected: words, found: count }));
         }
-        let count = limit(number(take(8)?))?;
-        if count != self.key.positions.div_ceil(8) {
-            return Err(invalid(FormatError::Length { expected: self.key.positions.div_ceil(8), found: count }));
-        }
-        let mut words = Vec::with_capacity(count as usize);
-        let mut left = count as usize;
+        let mut loaded = Vec::with_capacity(count as usize);
+        let mut left = count;
         while left > 0 {
             let piece = left.min(1 << 17);
-            let bytes = take(piece * 8)?;
-            words.extend(bytes.chunks_exact(8).map(|b| AtomicU64::new(number(b.to_vec()))));
+            let bytes = take(8 * piece)?;
+            loaded.extend(
+                bytes.chunks_exact(8).map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().expect("eight")))),
+            );
             left -= piece;
         }
         let computed = digest.finalize();
@@ -155,7 +148,7 @@ impl Checkpoint {
         if stored != computed {
             return Err(invalid(FormatError::Checksum { stored, computed }));
         }
-        Ok(Some((SolverState { tier, next_layer, max_plies, pending }, words)))
+        Ok(Some(Saved { state, words: loaded }))
     }
 
     /// Removes the checkpoint, if there is one.

@@ -17,9 +17,9 @@
 //! | 40 | 16 | variant, ASCII, NUL-padded |
 //! | 56 | 16 | size, ASCII, NUL-padded |
 //! | 72 | 8 | number of positions |
-//! | 80 | 8 | wins (or positive scores) for the side to move |
-//! | 88 | 8 | losses (or negative scores) |
-//! | 96 | 8 | draws (or zero scores) |
+//! | 80 | 8 | wins (or positive margins) for the side to move |
+//! | 88 | 8 | losses (or negative margins) |
+//! | 96 | 8 | draws (or zero margins) |
 //! | 104 | 8 × 24 | facts: name (16 bytes, ASCII, NUL-padded) and value |
 //! | 296 | n | the values, in index order |
 //! | 296 + n | 8 | CRC-64/XZ of every byte before it |
@@ -31,6 +31,8 @@
 //! a cached table costs nothing.
 
 use super::FormatError;
+use super::encoding::Encoding;
+use crate::tally::Tally;
 
 /// The first bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"SOLVEDTB";
@@ -49,58 +51,6 @@ pub const TRAILER_LEN: usize = 8;
 
 const TEXT_LEN: usize = 16;
 
-/// How each position's value is stored.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum Encoding {
-    /// One [`PackedValue`](crate::PackedValue) byte per position.
-    PackedValue,
-    /// One signed byte per position: a score for the side to move.
-    Score,
-    /// The compact copy of a [`PackedValue`](Encoding::PackedValue) table:
-    /// see [`compact`](crate::compact).
-    Compact,
-}
-
-impl Encoding {
-    fn code(self) -> u32 {
-        match self {
-            Encoding::PackedValue => 1,
-            Encoding::Score => 2,
-            Encoding::Compact => 3,
-        }
-    }
-
-    fn from_code(code: u32) -> Option<Encoding> {
-        match code {
-            1 => Some(Encoding::PackedValue),
-            2 => Some(Encoding::Score),
-            3 => Some(Encoding::Compact),
-            _ => None,
-        }
-    }
-
-    /// The length of the values of `positions` positions with these
-    /// `counts`, or `None` if it overflows.
-    pub fn payload_len(self, positions: u64, counts: Counts) -> Option<u64> {
-        match self {
-            Encoding::PackedValue | Encoding::Score => Some(positions),
-            Encoding::Compact => {
-                let decisive = counts.wins.checked_add(counts.losses).filter(|&d| d <= positions)?;
-                Some(crate::compact::payload_len(positions, decisive))
-            }
-        }
-    }
-
-    /// The file name suffix that keeps tables of one key but different
-    /// encodings apart.
-    pub fn suffix(self) -> &'static str {
-        match self {
-            Encoding::PackedValue | Encoding::Score => "",
-            Encoding::Compact => ".compact",
-        }
-    }
-}
-
 /// What a table holds: the fields a caller checks before trusting it.
 #[derive(Clone, Debug, Eq, PartialEq, Hash)]
 pub struct TableKey {
@@ -112,21 +62,8 @@ pub struct TableKey {
     pub size: String,
     /// The version of the game's index (see the module docs).
     pub index_version: u32,
-    /// How values are stored.
-    pub encoding: Encoding,
     /// The number of positions.
     pub positions: u64,
-}
-
-/// Positions by result for the side to move.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
-pub struct Counts {
-    /// Won (or scoring above zero).
-    pub wins: u64,
-    /// Lost (or scoring below zero).
-    pub losses: u64,
-    /// Drawn (or scoring zero).
-    pub draws: u64,
 }
 
 /// A parsed header.
@@ -134,8 +71,10 @@ pub struct Counts {
 pub struct Header {
     /// What the table holds.
     pub key: TableKey,
+    /// Its [`Encoding::CODE`].
+    pub encoding: u32,
     /// The results it holds.
-    pub counts: Counts,
+    pub tally: Tally,
     /// Named figures the game stored when it solved.
     pub facts: Vec<(String, u64)>,
 }
@@ -153,7 +92,7 @@ impl Header {
         let mut bytes = [0; HEADER_LEN];
         bytes[0..8].copy_from_slice(&MAGIC);
         bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes[12..16].copy_from_slice(&key.encoding.code().to_le_bytes());
+        bytes[12..16].copy_from_slice(&self.encoding.to_le_bytes());
         bytes[16..20].copy_from_slice(&key.index_version.to_le_bytes());
         assert!(self.facts.len() <= MAX_FACTS, "at most {MAX_FACTS} facts fit a header");
         bytes[20..24].copy_from_slice(&(self.facts.len() as u32).to_le_bytes());
@@ -167,7 +106,7 @@ impl Header {
         for (i, (name, _)) in self.facts.iter().enumerate() {
             put_text(104 + 24 * i, name);
         }
-        let numbers = [key.positions, self.counts.wins, self.counts.losses, self.counts.draws];
+        let numbers = [key.positions, self.tally.wins, self.tally.losses, self.tally.draws];
         for (i, n) in numbers.into_iter().enumerate() {
             bytes[72 + 8 * i..80 + 8 * i].copy_from_slice(&n.to_le_bytes());
         }
@@ -184,7 +123,7 @@ impl Header {
     /// # Errors
     ///
     /// The first check that fails, as a [`FormatError`].
-    pub fn read(bytes: &[u8], expected: &TableKey) -> Result<Header, FormatError> {
+    pub fn read<E: Encoding>(bytes: &[u8], expected: &TableKey) -> Result<Header, FormatError> {
         let Some(bytes) = bytes.get(..HEADER_LEN) else {
             return Err(FormatError::TooShort { len: bytes.len() as u64 });
         };
@@ -212,14 +151,9 @@ impl Header {
                 expected: expected.index_version.to_string(),
             });
         }
-        let code = u32_at(bytes, 12);
-        let encoding = Encoding::from_code(code).ok_or(FormatError::UnknownEncoding { code })?;
-        if encoding != expected.encoding {
-            return Err(FormatError::Mismatch {
-                field: "encoding",
-                found: format!("{encoding:?}"),
-                expected: format!("{:?}", expected.encoding),
-            });
+        let encoding = u32_at(bytes, 12);
+        if encoding != E::CODE {
+            return Err(FormatError::Encoding { found: encoding, expected: E::CODE, name: E::NAME });
         }
         let positions = u64_at(bytes, 72);
         if positions != expected.positions {
@@ -236,8 +170,9 @@ impl Header {
         let facts = (0..fact_count).map(|i| (text_at(bytes, 104 + 24 * i), u64_at(bytes, 120 + 24 * i))).collect();
         let [game, variant, size] = found_texts.try_into().expect("three text fields");
         Ok(Header {
-            key: TableKey { game, variant, size, index_version, encoding, positions },
-            counts: Counts { wins: u64_at(bytes, 80), losses: u64_at(bytes, 88), draws: u64_at(bytes, 96) },
+            key: TableKey { game, variant, size, index_version, positions },
+            encoding,
+            tally: Tally { wins: u64_at(bytes, 80), losses: u64_at(bytes, 88), draws: u64_at(bytes, 96) },
             facts,
         })
     }

@@ -1,30 +1,35 @@
 //! Table files: solved values on disk, with a header and a checksum.
 //!
-//! This is the only module of the engine that touches the file system, and
-//! the only one with `unsafe` code (memory mapping). A table is written to a
-//! temporary file in its final directory and renamed into place, so readers
-//! see either the old file or the complete new one. Its bytes are handed out
-//! only after every header field and the CRC-64/XZ checksum have validated.
+//! This is the lowest layer of the engine that knows files: bytes, headers,
+//! encodings, checksums, checkpoints and the store. It knows no solver; the
+//! solvers hand it a [`Payload`] to write. A table is written to a temporary
+//! file in its final directory and renamed into place, so readers see
+//! either the old file or the complete new one. Its bytes are handed out
+//! only after every header field, the file's length and the CRC-64/XZ
+//! checksum have validated.
 
 mod checkpoint;
+mod encoding;
+mod file;
 mod header;
 mod store;
 
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use crc::{CRC_64_XZ, Crc, Table as CrcTable};
-use memmap2::Mmap;
 
-pub use self::checkpoint::{Checkpoint, SolverState};
-pub use self::header::{Counts, Encoding, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
+pub use self::checkpoint::{Checkpoint, Saved};
+pub use self::encoding::{Encoding, Margin, Packed};
+pub use self::header::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::store::TableStore;
 use crate::packed::PackedValue;
+use crate::tally::Tally;
 use crate::value::Value;
 
-/// Slice-by-16: tables reach a gibibyte, and the checksum is computed on
+/// Slice-by-16: tables reach gigabytes, and the checksum is computed on
 /// every open.
 const CRC: Crc<u64, CrcTable<16>> = Crc::<u64, CrcTable<16>>::new(&CRC_64_XZ);
 
@@ -64,11 +69,15 @@ pub enum FormatError {
         /// The count in the file.
         found: usize,
     },
-    /// An encoding this build does not know.
-    #[error("unknown value encoding {code}")]
-    UnknownEncoding {
+    /// The values are stored in another encoding than the one asked for.
+    #[error("table holds encoding {found}, not {name} ({expected})")]
+    Encoding {
         /// The code in the file.
-        code: u32,
+        found: u32,
+        /// The code asked for.
+        expected: u32,
+        /// What the encoding asked for holds.
+        name: &'static str,
     },
     /// The file is not as long as its header says.
     #[error("table is {found} bytes long, but its header calls for {expected}")]
@@ -117,35 +126,52 @@ pub enum TableError {
     },
 }
 
-/// A validated table of values, backed by `B` (`Vec<u8>` or a memory map).
-pub struct Table<B = Vec<u8>> {
+/// A validated table of values stored in encoding `E`.
+pub struct Table<E> {
     header: Header,
-    bytes: B,
+    bytes: Vec<u8>,
+    encoding: PhantomData<E>,
 }
 
-impl<B: AsRef<[u8]>> Table<B> {
+impl<E: Encoding> Table<E> {
     /// Validates `bytes` as a table of what `expected` describes.
     ///
     /// # Errors
     ///
     /// The first check that fails: header fields in the order
     /// [`Header::read`] gives, then the length, then the checksum.
-    pub fn from_bytes(bytes: B, expected: &TableKey) -> Result<Table<B>, FormatError> {
-        let all = bytes.as_ref();
-        let len = all.len() as u64;
-        let header = Header::read(all, expected)?;
-        let payload = header.key.encoding.payload_len(header.key.positions, header.counts);
-        let total = payload.and_then(|p| p.checked_add((HEADER_LEN + TRAILER_LEN) as u64));
-        if total != Some(len) {
-            return Err(FormatError::Length { expected: total.unwrap_or(u64::MAX), found: len });
+    pub fn from_bytes(bytes: Vec<u8>, expected: &TableKey) -> Result<Table<E>, FormatError> {
+        let header = Header::read::<E>(&bytes, expected)?;
+        let total = file_len::<E>(&header);
+        if total != Some(bytes.len() as u64) {
+            return Err(FormatError::Length { expected: total.unwrap_or(u64::MAX), found: bytes.len() as u64 });
         }
-        let (body, trailer) = all.split_at(all.len() - TRAILER_LEN);
-        let stored = u64::from_le_bytes(trailer.try_into().expect("trailer is eight bytes"));
+        let (body, trailer) = bytes.split_at(bytes.len() - TRAILER_LEN);
+        let stored = u64::from_le_bytes(trailer.try_into().expect("the trailer is eight bytes"));
         let computed = CRC.checksum(body);
         if stored != computed {
             return Err(FormatError::Checksum { stored, computed });
         }
-        Ok(Table { header, bytes })
+        Ok(Table { header, bytes, encoding: PhantomData })
+    }
+
+    /// Reads and validates the table at `path`.
+    ///
+    /// The file must be a regular file whose length is what its header
+    /// calls for; that is checked before the values are read, so that a
+    /// device, a pipe or a truncated file is refused at once.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Read`] if the file cannot be read, [`TableError::Invalid`]
+    /// if it is not a valid table of `expected`.
+    pub fn open(path: &Path, expected: &TableKey) -> Result<Table<E>, TableError> {
+        let invalid = |source| TableError::Invalid { path: path.into(), source };
+        let bytes = file::read_sized(path, HEADER_LEN, |header| {
+            let header = Header::read::<E>(header, expected).map_err(invalid)?;
+            Ok(file_len::<E>(&header).unwrap_or(u64::MAX))
+        })?;
+        Table::from_bytes(bytes, expected).map_err(invalid)
     }
 
     /// The table's header.
@@ -158,16 +184,23 @@ impl<B: AsRef<[u8]>> Table<B> {
         self.header.key.positions
     }
 
-    /// The bytes the table occupies, header and checksum included.
-    pub fn size_in_bytes(&self) -> u64 {
-        self.bytes.as_ref().len() as u64
-    }
-
     /// Whether the table has no positions.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The bytes the table occupies, header and checksum included.
+    pub fn size_in_bytes(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// The values, laid out as the encoding says.
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes[HEADER_LEN..self.bytes.len() - TRAILER_LEN]
+    }
+}
+
+impl Table<Packed> {
     /// The stored byte of position `idx`.
     ///
     /// # Panics
@@ -176,205 +209,116 @@ impl<B: AsRef<[u8]>> Table<B> {
     #[inline]
     pub fn probe_packed(&self, idx: u64) -> PackedValue {
         assert!(idx < self.len(), "position index out of range");
-        PackedValue::from_byte(self.bytes.as_ref()[HEADER_LEN + idx as usize])
+        PackedValue::from_byte(self.bytes[HEADER_LEN + idx as usize])
     }
 
-    /// The value of position `idx`, in a table of [`Encoding::PackedValue`]
-    /// or [`Encoding::Compact`].
-    ///
-    /// # Panics
-    ///
-    /// Panics if `idx >= self.len()`, or for a table of scores.
-    #[inline]
-    pub fn probe(&self, idx: u64) -> Value {
-        match self.header.key.encoding {
-            Encoding::PackedValue => self.probe_packed(idx).unpack(),
-            Encoding::Compact => {
-                assert!(idx < self.len(), "position index out of range");
-                let all = self.bytes.as_ref();
-                let (words, _) = all[HEADER_LEN..all.len() - TRAILER_LEN].as_chunks::<8>();
-                let bitmap = self.len().div_ceil(64) as usize;
-                let directory = bitmap.div_ceil(8);
-                let view = crate::compact::View {
-                    bitmap: &words[..bitmap],
-                    directory: &words[bitmap..bitmap + directory],
-                    distances: &words[bitmap + directory..],
-                };
-                view.probe(idx)
-            }
-            Encoding::Score => panic!("a table of scores holds no win/loss values: use probe_score"),
-        }
-    }
-
-    /// The score of position `idx`, in a table of [`Encoding::Score`].
+    /// The value of position `idx`.
     ///
     /// # Panics
     ///
     /// Panics if `idx >= self.len()`.
     #[inline]
-    pub fn probe_score(&self, idx: u64) -> i8 {
-        self.probe_packed(idx).to_byte() as i8
+    pub fn probe(&self, idx: u64) -> Value {
+        self.probe_packed(idx).unpack()
     }
 }
 
-impl Table<Vec<u8>> {
-    /// Reads and validates the table at `path`.
+impl Table<Margin> {
+    /// The margin the side to move can force at position `idx`.
     ///
-    /// # Errors
+    /// # Panics
     ///
-    /// [`TableError::Read`] if the file cannot be read, [`TableError::Invalid`]
-    /// if it is not a valid table of `expected`.
-    pub fn open(path: &Path, expected: &TableKey) -> Result<Table<Vec<u8>>, TableError> {
-        let bytes = std::fs::read(path).map_err(|source| TableError::Read { path: path.into(), source })?;
-        Table::from_bytes(bytes, expected).map_err(|source| TableError::Invalid { path: path.into(), source })
+    /// Panics if `idx >= self.len()`.
+    #[inline]
+    pub fn probe_margin(&self, idx: u64) -> i8 {
+        assert!(idx < self.len(), "position index out of range");
+        self.bytes[HEADER_LEN + idx as usize] as i8
     }
 }
 
-impl Table<Mmap> {
-    /// Maps and validates the table at `path` without copying it.
-    ///
-    /// # Safety
-    ///
-    /// The file must not be modified or truncated while the table is alive.
-    /// Tables written by [`write()`] are never modified in place (a new table
-    /// replaces the old file by rename, which leaves a mapping of the old
-    /// file intact), so this holds unless another program edits the file.
-    ///
-    /// # Errors
-    ///
-    /// As for [`Table::open`].
-    pub unsafe fn open_mmap(path: &Path, expected: &TableKey) -> Result<Table<Mmap>, TableError> {
-        let read_error = |source| TableError::Read { path: path.into(), source };
-        let file = File::open(path).map_err(read_error)?;
-        // SAFETY: the caller guarantees the file is not modified while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(read_error)?;
-        Table::from_bytes(map, expected).map_err(|source| TableError::Invalid { path: path.into(), source })
-    }
-}
-
-impl<B> fmt::Debug for Table<B> {
+impl<E> fmt::Debug for Table<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Table").field("header", &self.header).finish_non_exhaustive()
     }
 }
 
-/// The values a table file holds, as they come out of a solver.
-pub trait Payload {
-    /// Calls `sink` with the values as bytes, in index order, in pieces.
+/// The length of the whole file of a table with `header`, if it fits.
+fn file_len<E: Encoding>(header: &Header) -> Option<u64> {
+    E::payload_len(header.key.positions, header.tally)?.checked_add((HEADER_LEN + TRAILER_LEN) as u64)
+}
+
+/// The values a table file of encoding `E` holds, as they come out of a
+/// solver. A solver implements it for its result, so that only results of
+/// the right kind can be saved as a table of `E`.
+pub trait Payload<E: Encoding> {
+    /// The results the values hold, as the header records them.
+    fn tally(&self) -> Tally;
+
+    /// Calls `sink` with the payload's bytes in order, in pieces.
     ///
     /// # Errors
     ///
     /// Whatever `sink` fails with.
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>;
+}
 
-    /// The results the values hold, when they cannot be counted byte by
-    /// byte (a compact copy); `None` to count them from the bytes.
-    fn counts(&self) -> Option<Counts> {
-        None
+impl Payload<Packed> for [PackedValue] {
+    fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        self.iter().for_each(|v| tally.add(v.unpack()));
+        tally
+    }
+
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        let bytes: Vec<u8> = self.iter().map(|v| v.to_byte()).collect();
+        bytes.chunks(1 << 20).try_for_each(sink)
     }
 }
 
-impl Payload for [u8] {
-    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        self.chunks(1 << 20).try_for_each(sink)
+impl Payload<Margin> for [i8] {
+    fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        self.iter().for_each(|&m| tally.add_margin(m));
+        tally
     }
-}
 
-impl Payload for crate::retrograde::Solution {
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        self.for_each_piece(1 << 20, sink)
-    }
-}
-
-impl Payload for crate::sweep::Scores {
-    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        self.for_each_piece(sink)
+        let bytes: Vec<u8> = self.iter().map(|&m| m as u8).collect();
+        bytes.chunks(1 << 20).try_for_each(sink)
     }
 }
 
 /// Writes a table of `key` with `facts` to `path` atomically: the file
 /// appears at `path` only once it is complete and synced.
 ///
-/// The payload is read twice, in index order: once
-/// to count results for the header, once to write. (The checksum covers the
-/// header, which comes first in the file, so the counts must be known before
-/// any value is written.)
-///
 /// # Errors
 ///
 /// [`TableError::Write`] if the file cannot be written or the payload has
 /// the wrong number of bytes; `path` is then left as it was.
-pub fn write(
+pub fn write<E: Encoding>(
     path: &Path,
     key: &TableKey,
     facts: &[(&str, u64)],
-    payload: &(impl Payload + ?Sized),
+    payload: &(impl Payload<E> + ?Sized),
 ) -> Result<(), TableError> {
-    let write_error = |source| TableError::Write { path: path.into(), source };
-    let mut counted = Counts::default();
-    let mut written = 0u64;
-    payload
-        .write_pieces(&mut |piece: &[u8]| {
-            count_values(key.encoding, piece, &mut counted);
-            written += piece.len() as u64;
-            Ok(())
-        })
-        .map_err(write_error)?;
-    let counts = payload.counts().unwrap_or(counted);
-    let expected = key.encoding.payload_len(key.positions, counts).unwrap_or(u64::MAX);
-    if written != expected {
-        let message = format!("{written} bytes of values where {expected} were expected");
-        return Err(write_error(io::Error::new(io::ErrorKind::InvalidData, message)));
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new().suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
-    {
-        let mut out = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-        let facts = facts.iter().map(|&(name, value)| (name.to_string(), value)).collect();
-        let header = Header { key: key.clone(), counts, facts }.to_bytes();
+    let tally = payload.tally();
+    let expected = E::payload_len(key.positions, tally).unwrap_or(u64::MAX);
+    let facts = facts.iter().map(|&(name, value)| (name.to_string(), value)).collect();
+    let header = Header { key: key.clone(), encoding: E::CODE, tally, facts }.to_bytes();
+    file::write_atomically(path, |out| {
         let mut digest = CRC.digest();
         digest.update(&header);
-        out.write_all(&header).map_err(write_error)?;
-        payload
-            .write_pieces(&mut |piece: &[u8]| {
-                digest.update(piece);
-                out.write_all(piece)
-            })
-            .map_err(write_error)?;
-        out.write_all(&digest.finalize().to_le_bytes()).map_err(write_error)?;
-        out.flush().map_err(write_error)?;
-    }
-    // Temporary files are private to their owner; a table is not.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)).map_err(write_error)?;
-    }
-    temp.as_file().sync_all().map_err(write_error)?;
-    temp.persist(path).map_err(|e| write_error(e.error))?;
-    Ok(())
-}
-
-fn count_values(encoding: Encoding, piece: &[u8], counts: &mut Counts) {
-    match encoding {
-        Encoding::PackedValue => {
-            for &byte in piece {
-                match byte {
-                    0 => counts.draws += 1,
-                    b if b % 2 == 1 => counts.wins += 1,
-                    _ => counts.losses += 1,
-                }
-            }
+        out.write_all(&header)?;
+        let mut written = 0u64;
+        payload.write_pieces(&mut |piece: &[u8]| {
+            digest.update(piece);
+            written += piece.len() as u64;
+            out.write_all(piece)
+        })?;
+        if written != expected {
+            let message = format!("{written} bytes of values where {expected} were expected");
+            return Err(io::Error::new(io::ErrorKind::InvalidData, message));
         }
-        Encoding::Compact => {}
-        Encoding::Score => {
-            for &byte in piece {
-                match (byte as i8).signum() {
-                    0 => counts.draws += 1,
-                    1 => counts.wins += 1,
-                    _ => counts.losses += 1,
-                }
-            }
-        }
-    }
+        out.write_all(&digest.finalize().to_le_bytes())
+    })
 }

@@ -9,20 +9,23 @@
 //! Squares are bits `rank * n + file` of a `u32`, so moves are shifts.
 
 mod claims;
+mod game;
 mod index;
 mod notation;
 mod solve;
+mod summary;
 
 use std::fmt;
 use std::sync::Arc;
 
-use solved_engine::{Plies, Value};
+use solved_engine::{Plies, Value, bits};
 
 pub use self::claims::{RecordMove, check_size, verify};
+pub use self::game::{INFO, MoveError, RequestError, probe_request};
 pub use self::index::DodgemIndex;
-pub use self::notation::{ParseMoveError, ParsePositionError};
+pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
 pub use self::solve::EveryPosition;
-pub use self::solve::{MissingFact, Summary, Tally};
+pub use self::summary::{MissingFact, Summary};
 
 /// A player.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -184,6 +187,12 @@ impl Position {
         bits(self.cars[player]).map(move |bit| Square::from_bit(bit, size))
     }
 
+    /// Whether neither side has a car on the board: a placement no game
+    /// reaches, since the game ends when the first side's last car leaves.
+    pub fn is_empty(&self) -> bool {
+        self.cars.blue | self.cars.red == 0
+    }
+
     /// The player whose car is on `square`, if any.
     pub fn car_on(&self, square: Square) -> Option<Player> {
         let bit = square.bit(self.size);
@@ -196,14 +205,22 @@ impl Position {
     }
 }
 
-fn bits(mut mask: u32) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros();
-            mask &= mask - 1;
-            bit
-        })
-    })
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Ending {
+    /// This player got its last car off the board.
+    AllCarsOff(Player),
+    /// This player, to move, has no legal move (which wins, unless misère).
+    NoMove(Player),
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Outcome {
+    /// Who won.
+    pub winner: Player,
+    /// How the game ended.
+    pub reason: Ending,
 }
 
 /// Why a board size is refused.
@@ -327,19 +344,39 @@ impl Dodgem {
         self.steps(pos, pos.turn).targets.iter().map(|t| t.count_ones()).sum()
     }
 
-    /// The game's value at `pos` if it is over: the mover's opponent just got
-    /// its last car off, or the mover has no legal move.
-    pub fn outcome(&self, pos: &Position) -> Option<Value> {
-        let goal_reached = match self.objective {
-            Objective::Normal => Value::Loss(Plies(0)),
-            Objective::Misere => Value::Win(Plies(0)),
+    /// How the game ended at `pos`, or `None` while it goes on: the mover's
+    /// opponent just got its last car off, or the mover has no legal move.
+    pub fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        let last = pos.turn.other();
+        let reason = if pos.cars[last] == 0 {
+            Ending::AllCarsOff(last)
+        } else {
+            let steps = self.steps(pos, pos.turn);
+            let stuck = steps.exits == 0 && steps.targets.iter().all(|&t| t == 0);
+            if !stuck {
+                return None;
+            }
+            Ending::NoMove(pos.turn)
         };
-        if pos.cars[pos.turn.other()] == 0 {
-            return Some(goal_reached);
-        }
-        let steps = self.steps(pos, pos.turn);
-        let stuck = steps.exits == 0 && steps.targets.iter().all(|&t| t == 0);
-        stuck.then_some(-goal_reached)
+        // Getting all one's cars off wins, and so does being left without a
+        // move (a player must always leave the other one); misère turns both
+        // round.
+        let (Ending::AllCarsOff(achiever) | Ending::NoMove(achiever)) = reason;
+        let winner = match self.objective {
+            Objective::Normal => achiever,
+            Objective::Misere => achiever.other(),
+        };
+        Some(Outcome { winner, reason })
+    }
+
+    /// Whether the game is over at `pos`.
+    pub fn is_over(&self, pos: &Position) -> bool {
+        self.outcome(pos).is_some()
+    }
+
+    /// The value of `pos` for the side to move if the game is over there.
+    pub fn terminal_value(&self, pos: &Position) -> Option<Value> {
+        self.outcome(pos).map(|o| if o.winner == pos.turn { Value::Win(Plies(0)) } else { Value::Loss(Plies(0)) })
     }
 
     /// Calls `f(from, to)` for each car move of the side to move, as bit
@@ -376,7 +413,7 @@ impl Dodgem {
 
     /// The legal moves at `pos`, sorted; none once the game is over.
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        if self.outcome(pos).is_some() {
+        if self.is_over(pos) {
             return Vec::new();
         }
         let mut moves = Vec::new();
@@ -414,7 +451,7 @@ impl Dodgem {
             return Ok(self.play_unchecked(pos, m));
         }
         let error = |reason| PlayError { m: m.to_string(), position: pos.to_string(), reason };
-        if self.outcome(pos).is_some() {
+        if self.is_over(pos) {
             return Err(error("the game is over"));
         }
         let on_board = |s: Square| s.file < self.size && s.rank < self.size;

@@ -152,3 +152,24 @@ impl FromStr for Move {
         Ok(Move { from, to })
     }
 }
+
+/// Why a side's name was refused.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("{text:?} is not a side: expected blue or red")]
+pub struct ParsePlayerError {
+    /// A short prefix of the text given.
+    pub text: String,
+}
+
+/// Reads `blue` or `red`, in any case.
+impl FromStr for Player {
+    type Err = ParsePlayerError;
+
+    fn from_str(text: &str) -> Result<Player, ParsePlayerError> {
+        match text.to_ascii_lowercase().as_str() {
+            "blue" => Ok(Player::Blue),
+            "red" => Ok(Player::Red),
+            _ => Err(ParsePlayerError { text: crate::params::quote(text) }),
+        }
+    }
+}

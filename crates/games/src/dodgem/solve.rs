@@ -1,20 +1,24 @@
-//! Glue to the engine's tiered retrograde solver, and the solve summary.
+//! Glue to the engine's tiered retrograde solver, and the table it makes.
 
 use std::ops::Range;
 
-use rayon::prelude::*;
-use solved_engine::table::{Encoding, TableKey};
+use solved_engine::table::{Packed, TableKey};
 use solved_engine::{
-    DenseIndex, Expansion, Interrupted, Plies, Progress, Rules, Table, TieredRetrograde, Value, Values, reachable,
+    DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, TieredRetrograde, Value, bits, retrograde,
 };
 
-use super::{Dodgem, Move, Player, Position, bits};
+use super::{Dodgem, Player, Position};
+use crate::tables::{ObtainError, Solvable};
+
+/// The version of [`DodgemIndex`](super::DodgemIndex)'s layout, recorded
+/// in table headers: bump it whenever a position moves to another index.
+const INDEX_VERSION: u32 = 1;
 
 impl Rules for Dodgem {
     type Position = Position;
 
     fn terminal_value(&self, pos: &Position) -> Option<Value> {
-        self.outcome(pos)
+        Dodgem::terminal_value(self, pos)
     }
 
     fn for_each_child(&self, pos: &Position, f: impl FnMut(Position)) {
@@ -52,7 +56,7 @@ impl Rules for EveryPosition<'_> {
     type Position = Position;
 
     fn terminal_value(&self, pos: &Position) -> Option<Value> {
-        self.0.outcome(pos)
+        self.0.terminal_value(pos)
     }
 
     fn for_each_child(&self, pos: &Position, f: impl FnMut(Position)) {
@@ -89,7 +93,7 @@ impl TieredRetrograde for Dodgem {
     }
 
     fn expand(&self, pos: &Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
-        if let Some(value) = self.outcome(pos) {
+        if let Some(value) = self.terminal_value(pos) {
             return Expansion::Terminal(value);
         }
         let exits = self.steps(pos, pos.turn).exits;
@@ -148,204 +152,25 @@ impl TieredRetrograde for Dodgem {
     }
 }
 
-/// Results over a set of positions, for the side to move.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub struct Tally {
-    /// Positions counted.
-    pub positions: u64,
-    /// Wins for the side to move.
-    pub wins: u64,
-    /// Losses for the side to move.
-    pub losses: u64,
-    /// Draws.
-    pub draws: u64,
-}
+impl Solvable for Dodgem {
+    type Encoding = Packed;
+    type Solution = Solution;
 
-impl Tally {
-    fn merge(self, other: Tally) -> Tally {
-        Tally {
-            positions: self.positions + other.positions,
-            wins: self.wins + other.wins,
-            losses: self.losses + other.losses,
-            draws: self.draws + other.draws,
-        }
-    }
-
-    fn add(&mut self, value: Value) {
-        self.positions += 1;
-        match value {
-            Value::Win(_) => self.wins += 1,
-            Value::Loss(_) => self.losses += 1,
-            Value::Draw => self.draws += 1,
-        }
-    }
-}
-
-/// What a solved table says about the whole game.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Summary {
-    /// Over every position, either side to move.
-    pub all: Tally,
-    /// Over the positions reachable from the start.
-    pub reachable: Tally,
-    /// The value of the starting position.
-    pub start: Value,
-    /// The longest win, if any.
-    pub max_win: Option<Plies>,
-    /// The longest loss, if any.
-    pub max_loss: Option<Plies>,
-    /// Car placements (with at least one car) that lose for whichever side
-    /// is to move.
-    pub mutual_zugzwang: u64,
-}
-
-/// A table whose header lacks a figure this build stores when it solves.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("the table has no {0:?} figure; delete it to solve again")]
-pub struct MissingFact(pub &'static str);
-
-/// The version of [`DodgemIndex`](super::DodgemIndex)'s layout, recorded
-/// in table headers: bump it whenever a position moves to another index.
-const INDEX_VERSION: u32 = 1;
-
-const REACHABLE: [&str; 4] = ["reachable", "reachable_wins", "reachable_losses", "reachable_draws"];
-const ZUGZWANGS: &str = "zugzwangs";
-
-impl Dodgem {
-    /// What the table of this game is called and holds.
-    pub fn table_key(&self) -> TableKey {
+    fn table_key(&self) -> TableKey {
         TableKey {
-            game: "dodgem".into(),
+            game: super::INFO.id.into(),
             variant: self.objective.id().into(),
             size: format!("{0}x{0}", self.size),
             index_version: INDEX_VERSION,
-            encoding: Encoding::PackedValue,
             positions: self.index.count(),
         }
     }
 
-    /// The value of `pos` in solved `values` of this game.
-    pub fn probe(&self, values: &(impl Values + ?Sized), pos: &Position) -> Value {
-        values.probe(self.index.index(pos))
+    fn solve(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
+        Ok(retrograde::solve(self, progress)?)
     }
 
-    /// The figures a table stores about itself, computed once from freshly
-    /// solved `values`: the positions reachable from the start by result,
-    /// and the number of mutual zugzwangs.
-    ///
-    /// # Errors
-    ///
-    /// [`Interrupted`] if `progress` asks to stop.
-    pub fn facts(
-        &self,
-        values: &impl Values,
-        progress: &dyn Progress,
-    ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
-        let reachable = reachable(&EveryPosition(self), &self.start(), progress)?.par_fold(
-            Tally::default,
-            |mut tally, idx| {
-                tally.add(values.probe(idx / 2));
-                tally
-            },
-            Tally::merge,
-        );
-        let counts = [reachable.positions, reachable.wins, reachable.losses, reachable.draws];
-        let mut facts: Vec<_> = REACHABLE.into_iter().zip(counts).collect();
-        facts.push((ZUGZWANGS, self.mutual_zugzwangs(values).len() as u64));
-        Ok(facts)
-    }
-
-    /// Summarises a solved table of this game.
-    ///
-    /// Counts are over every position: each index stands for a position
-    /// and its mirror image, which have the same value, so they count twice.
-    ///
-    /// # Errors
-    ///
-    /// [`MissingFact`] if the table's header lacks a figure [`facts`](Self::facts) gives.
-    pub fn summary(&self, table: &Table) -> Result<Summary, MissingFact> {
-        let chunk = 1 << 16;
-        let (max_win, max_loss) = (0..table.len().div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| {
-                let (mut max_win, mut max_loss) = (None, None);
-                for idx in c * chunk..((c + 1) * chunk).min(table.len()) {
-                    match table.probe(idx) {
-                        Value::Win(d) => max_win = max_win.max(Some(d)),
-                        Value::Loss(d) => max_loss = max_loss.max(Some(d)),
-                        Value::Draw => {}
-                    }
-                }
-                (max_win, max_loss)
-            })
-            .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
-        let header = table.header();
-        let fact = |name: &'static str| header.fact(name).ok_or(MissingFact(name));
-        let counts = header.counts;
-        Ok(Summary {
-            all: Tally {
-                positions: 2 * table.len(),
-                wins: 2 * counts.wins,
-                losses: 2 * counts.losses,
-                draws: 2 * counts.draws,
-            },
-            reachable: Tally {
-                positions: fact(REACHABLE[0])?,
-                wins: fact(REACHABLE[1])?,
-                losses: fact(REACHABLE[2])?,
-                draws: fact(REACHABLE[3])?,
-            },
-            start: self.probe(table, &self.start()),
-            max_win,
-            max_loss,
-            mutual_zugzwang: fact(ZUGZWANGS)?,
-        })
-    }
-
-    /// Placements with at least one car that lose for whichever side is to
-    /// move, with Blue to move. (The empty board, which the terminal rule
-    /// makes lost for both, is not a position of play and is left out.)
-    pub fn mutual_zugzwangs(&self, values: &(impl Values + ?Sized)) -> Vec<Position> {
-        let tiers = self.index.tiers();
-        let chunks: Vec<(usize, Range<u64>)> = tiers
-            .iter()
-            .enumerate()
-            .flat_map(|(t, tier)| {
-                (tier.start..tier.end).step_by(1 << 16).map(move |s| (t, s..(s + (1 << 16)).min(tier.end)))
-            })
-            .collect();
-        chunks
-            .into_par_iter()
-            .flat_map_iter(|(tier, range)| {
-                let mut found = Vec::new();
-                self.index.for_each_in_range(tier, range, |idx, pos| {
-                    // Most positions are not lost with Blue to move: only then
-                    // look up the Red-to-move one, a cache miss away.
-                    if matches!(values.probe(idx), Value::Loss(_))
-                        && pos.cars.blue | pos.cars.red != 0
-                        && matches!(self.probe(values, &pos.with_turn(Player::Red)), Value::Loss(_))
-                    {
-                        found.push(pos);
-                    }
-                });
-                found
-            })
-            .collect()
-    }
-
-    /// Every legal move at `pos` with its value for the mover and the
-    /// position it leads to, best first (fastest wins, then draws, then
-    /// slowest losses); ties keep move order.
-    pub fn ranked_moves(&self, pos: &Position, table: &Table) -> Vec<(Move, Value, Position)> {
-        let mut moves: Vec<_> = self
-            .legal_moves(pos)
-            .into_iter()
-            .map(|m| {
-                let child = self.play_unchecked(pos, m);
-                (m, Value::of_move_into(self.probe(table, &child)), child)
-            })
-            .collect();
-        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        moves
+    fn facts(&self, solution: &Solution, progress: &dyn Progress) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        Dodgem::facts(self, solution, progress)
     }
 }

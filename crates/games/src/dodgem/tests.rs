@@ -162,7 +162,7 @@ fn expand_counts_every_move_once() {
             let moves = game.legal_moves(&pos);
             match expansion {
                 Expansion::Terminal(value) => {
-                    assert_eq!(Some(value), game.outcome(&pos));
+                    assert_eq!(Some(value), game.terminal_value(&pos));
                     assert!(moves.is_empty() && earlier.is_empty());
                 }
                 Expansion::Moves { in_tier } => {
@@ -285,10 +285,7 @@ fn solves_are_identical_at_any_thread_count() {
 /// and returns the length of the longest game, in plies.
 fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u16 {
     if let Some(outcome) = game.outcome(&pos) {
-        let blue_won = match pos.turn() {
-            Player::Blue => matches!(outcome, Value::Win(_)),
-            Player::Red => matches!(outcome, Value::Loss(_)),
-        };
+        let blue_won = outcome.winner == Player::Blue;
         assert!(blue_won, "Blue lost at {pos}");
         return 0;
     }
@@ -344,8 +341,7 @@ fn claims(size: u32) -> (Vec<crate::claims::ClaimCheck>, Vec<RecordMove>) {
     let game = game(size, Objective::Normal);
     let dir = tempfile::tempdir().unwrap();
     let store = solved_engine::TableStore::new(dir.path());
-    let registry = crate::registry::Game::Dodgem(game.clone());
-    let (table, _) = registry.table(&store, &Silent).unwrap();
+    let (table, _) = crate::tables::obtain(&game, &store, &Silent).unwrap();
     check_size(&game, &table, &Silent).unwrap()
 }
 

@@ -1,6 +1,7 @@
 //! Dots and Boxes' published results, checked against our tables.
 
 use solved_engine::Table;
+use solved_engine::table::Margin;
 
 use super::{Board, BoardError, MAX_FREE_LINES, Variant};
 use crate::claims::{ClaimCheck, Verdict};
@@ -69,7 +70,7 @@ const LATER: [(&str, u8, u8, &str, &str); 3] = [
 /// # Errors
 ///
 /// Whatever `table` fails with.
-pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table, E>) -> Result<Vec<ClaimCheck>, E> {
+pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table<Margin>, E>) -> Result<Vec<ClaimCheck>, E> {
     let board = |rows, cols, variant| Board::new(rows, cols, variant).expect("claimed boards fit");
     let three = board(3, 3, Variant::American);
     let summary = three.summary(&table(&three)?);

@@ -12,7 +12,10 @@
 //! owner and count only in the score so far.
 
 mod claims;
+mod game;
 mod notation;
+mod player;
+mod scores;
 mod solve;
 pub mod wilson;
 
@@ -20,8 +23,9 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use self::claims::verify;
-pub use self::notation::{MovesError, ParseLineError, parse_moves};
-pub use self::solve::{FirstMove, LineScore, Summary};
+pub use self::game::{INFO, ProbeRequest, probe_request};
+pub use self::notation::{MovesError, ParseLineError, ParsePlayerError, parse_moves};
+pub use self::scores::{FirstMove, LineScore, Summary};
 
 /// The most undrawn lines a board may have: its table takes 2^30 bytes.
 pub const MAX_FREE_LINES: u32 = solved_engine::sweep::MAX_BITS;
@@ -53,8 +57,14 @@ impl Variant {
 
 /// Why a variant name was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("unknown variant {0:?}: expected american, swedish or icelandic")]
-pub struct ParseVariantError(pub String);
+pub enum ParseVariantError {
+    /// Not the name of a variant.
+    #[error("unknown variant {text:?}: expected american, swedish or icelandic")]
+    Unknown {
+        /// A short prefix of the text given.
+        text: String,
+    },
+}
 
 impl FromStr for Variant {
     type Err = ParseVariantError;
@@ -64,7 +74,7 @@ impl FromStr for Variant {
             "american" => Ok(Variant::American),
             "swedish" => Ok(Variant::Swedish),
             "icelandic" => Ok(Variant::Icelandic),
-            _ => Err(ParseVariantError(text.into())),
+            _ => Err(ParseVariantError::Unknown { text: crate::params::quote(text) }),
         }
     }
 }
@@ -218,7 +228,7 @@ pub struct Position {
     /// The owner of each box, row by row; `None` while it is open (or if
     /// the variant drew all four sides).
     owners: Vec<Option<Player>>,
-    to_move: Player,
+    turn: Player,
     last: Option<Line>,
 }
 
@@ -229,8 +239,8 @@ impl Position {
     }
 
     /// The player to move.
-    pub fn to_move(&self) -> Player {
-        self.to_move
+    pub fn turn(&self) -> Player {
+        self.turn
     }
 
     /// The last line drawn, if known.
@@ -358,7 +368,7 @@ impl Board {
     pub fn start(&self) -> Position {
         // A box the variant closes (only on 1×1 Swedish) is nobody's.
         let owners = vec![None; usize::from(self.rows) * usize::from(self.cols)];
-        Position { drawn: 0, owners, to_move: Player::A, last: None }
+        Position { drawn: 0, owners, turn: Player::A, last: None }
     }
 
     /// Draws `line` for the player to move; a line that completes a box
@@ -379,10 +389,10 @@ impl Board {
         child.drawn |= 1 << bit;
         child.last = Some(line);
         for b in &completed {
-            child.owners[usize::from(b.row) * usize::from(self.cols) + usize::from(b.col)] = Some(pos.to_move);
+            child.owners[usize::from(b.row) * usize::from(self.cols) + usize::from(b.col)] = Some(pos.turn);
         }
         if completed.is_empty() {
-            child.to_move = pos.to_move.other();
+            child.turn = pos.turn.other();
         }
         Ok(child)
     }
@@ -391,6 +401,21 @@ impl Board {
     pub fn undrawn(&self, pos: &Position) -> impl Iterator<Item = Line> + '_ {
         let drawn = pos.drawn;
         self.free.iter().enumerate().filter(move |(bit, _)| drawn >> bit & 1 == 0).map(|(_, &line)| line)
+    }
+
+    /// Whether the game is over at `pos`: every line is drawn.
+    pub fn is_over(&self, pos: &Position) -> bool {
+        self.undrawn(pos).next().is_none()
+    }
+
+    /// The player who has more boxes at `pos`, or `None` for a tie so far:
+    /// at the end of the game, the winner.
+    pub fn winner(&self, pos: &Position) -> Option<Player> {
+        match pos.score_so_far().signum() {
+            1 => Some(Player::A),
+            -1 => Some(Player::B),
+            _ => None,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Board, Line, PlayError, Position};
+use super::{Board, Line, PlayError, Player, Position};
 
 /// Why a line name was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -39,7 +39,7 @@ impl fmt::Display for Line {
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum MovesError {
     /// A move is not a line name.
-    #[error("move {number}: {source}")]
+    #[error("move {number}")]
     Parse {
         /// The move's place in the list, from 1.
         number: usize,
@@ -47,7 +47,7 @@ pub enum MovesError {
         source: ParseLineError,
     },
     /// A move cannot be played.
-    #[error("move {number}: {source}")]
+    #[error("move {number}")]
     Play {
         /// The move's place in the list, from 1.
         number: usize,
@@ -71,4 +71,25 @@ pub fn parse_moves(board: &Board, text: &str) -> Result<Position, MovesError> {
         pos = board.play(&pos, line).map_err(|source| MovesError::Play { number: i + 1, source })?;
     }
     Ok(pos)
+}
+
+/// Why a player's name was refused.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("{text:?} is not a player: expected A or B")]
+pub struct ParsePlayerError {
+    /// A short prefix of the text given.
+    pub text: String,
+}
+
+/// Reads `A` or `B`, in either case.
+impl FromStr for Player {
+    type Err = ParsePlayerError;
+
+    fn from_str(text: &str) -> Result<Player, ParsePlayerError> {
+        match text {
+            "A" | "a" => Ok(Player::A),
+            "B" | "b" => Ok(Player::B),
+            _ => Err(ParsePlayerError { text: crate::params::quote(text) }),
+        }
+    }
 }

@@ -1,5 +1,6 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use solved_engine::table::Margin;
 use solved_engine::{Silent, Table, TableStore};
 
 use super::wilson::{Diagram, DiagramError, Loony};
@@ -8,11 +9,10 @@ use super::*;
 const VARIANTS: [Variant; 3] = [Variant::American, Variant::Swedish, Variant::Icelandic];
 
 /// The table of `board`, solved into a private store.
-fn table(board: &Board) -> Table {
+fn table(board: &Board) -> Table<Margin> {
     let dir = tempfile::tempdir().unwrap();
     let store = TableStore::new(dir.path());
-    let game = crate::registry::Game::DotsAndBoxes(board.clone());
-    game.table(&store, &Silent).unwrap().0
+    crate::tables::obtain(board, &store, &Silent).unwrap().0
 }
 
 /// The final score A − B with perfect play, by searching the whole game
@@ -23,7 +23,7 @@ fn search(board: &Board, pos: &Position) -> i32 {
         return pos.score_so_far();
     }
     let outcomes = lines.iter().map(|&line| search(board, &board.play(pos, line).unwrap()));
-    match pos.to_move() {
+    match pos.turn() {
         Player::A => outcomes.max().unwrap(),
         Player::B => outcomes.min().unwrap(),
     }
@@ -73,11 +73,11 @@ fn every_stored_score_is_the_best_over_its_lines() {
             for bit in (0..board.free_line_count()).filter(|b| state >> b & 1 == 0) {
                 let child = state | 1 << bit;
                 let taken = groups.iter().filter(|&&g| g >> bit & 1 == 1 && child & g == g).count() as i32;
-                let future = i32::from(table.probe_score(child));
+                let future = i32::from(table.probe_margin(child));
                 let score = if taken > 0 { taken + future } else { -future };
                 best = Some(best.map_or(score, |b: i32| b.max(score)));
             }
-            assert_eq!(i32::from(table.probe_score(state)), best.unwrap_or(0), "state {state:b}");
+            assert_eq!(i32::from(table.probe_margin(state)), best.unwrap_or(0), "state {state:b}");
         }
     }
 }
@@ -107,7 +107,7 @@ fn symmetric_positions_on_3x3_have_equal_scores() {
             for _ in 0..20_000 {
                 let state: u32 = rng.random_range(0..1 << 24);
                 let mapped = (0..24).filter(|b| state >> b & 1 == 1).fold(0u32, |m, b| m | 1 << image[b as usize]);
-                assert_eq!(table.probe_score(state.into()), table.probe_score(mapped.into()));
+                assert_eq!(table.probe_margin(state.into()), table.probe_margin(mapped.into()));
             }
         }
     }
@@ -133,11 +133,11 @@ fn move_lists_give_owners_and_turns() {
     let board = Board::new(1, 1, Variant::American).unwrap();
     // A draws three sides, B draws the fourth and takes the box.
     let pos = parse_moves(&board, "ab, ba, bc").unwrap();
-    assert_eq!(pos.to_move(), Player::B);
+    assert_eq!(pos.turn(), Player::B);
     let done = board.play(&pos, "cb".parse().unwrap()).unwrap();
     assert_eq!(done.owners(), [Some(Player::B)]);
     assert_eq!(done.score_so_far(), -1);
-    assert_eq!(done.to_move(), Player::B, "taking a box keeps the turn");
+    assert_eq!(done.turn(), Player::B, "taking a box keeps the turn");
     assert!(matches!(parse_moves(&board, "ab,ab"), Err(MovesError::Play { number: 2, .. })));
     assert!(matches!(parse_moves(&board, "ab,ax"), Err(MovesError::Play { number: 2, .. })), "off the board");
     assert!(matches!(parse_moves(&board, "ab,bb"), Err(MovesError::Parse { number: 2, .. })));
@@ -201,7 +201,7 @@ fn written_diagrams_read_back() {
         let scores = board.line_scores(&table, &pos);
         let text = board.diagram(&pos, &scores, &[]);
         let diagram: Diagram = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let read = board.position_from(&diagram, Some(pos.to_move())).unwrap();
+        let read = board.position_from(&diagram, Some(pos.turn())).unwrap();
         assert_eq!(read, pos, "\n{text}");
         let written: Vec<(Line, i32)> = scores.iter().map(|s| (s.line, s.score)).collect();
         let mut read_scores = diagram.scores.clone();

@@ -351,7 +351,7 @@ impl Board {
             pos.owners[usize::from(b.row) * usize::from(self.cols) + usize::from(b.col)] = owner;
         }
         pos.last = diagram.last;
-        pos.to_move = match to_move {
+        pos.turn = match to_move {
             Some(player) => player,
             None if diagram.owners.is_empty() => {
                 if pos.drawn.count_ones().is_multiple_of(2) {

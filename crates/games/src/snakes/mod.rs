@@ -10,6 +10,7 @@
 mod analysis;
 mod boards;
 mod claims;
+mod game;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,6 +22,7 @@ pub use self::analysis::{
 };
 pub use self::boards::{BUILT_IN, built_in, generate};
 pub use self::claims::verify;
+pub use self::game::INFO;
 
 /// The faces of the die.
 pub const FACES: u32 = 6;
@@ -236,12 +238,6 @@ impl Board {
         self.overshoot
     }
 
-    /// The same board under another overshoot rule.
-    pub fn with_overshoot(mut self, overshoot: Overshoot) -> Board {
-        self.overshoot = overshoot;
-        self
-    }
-
     /// The jumps, by their start.
     pub fn jumps(&self) -> &BTreeMap<u32, u32> {
         &self.jumps
@@ -273,12 +269,6 @@ impl Board {
     pub fn step(&self, from: u32, roll: u32) -> u32 {
         let landed = self.land(from, roll);
         if landed == from { from } else { self.settle(landed) }
-    }
-
-    /// Whether a token can stand on `square` between turns (it is not the
-    /// start of a jump).
-    pub fn is_resting(&self, square: u32) -> bool {
-        !self.jumps.contains_key(&square)
     }
 }
 

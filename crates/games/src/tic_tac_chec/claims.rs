@@ -1,6 +1,6 @@
 //! Tic-Tac-Chec's published figures, checked.
 
-use solved_engine::{Interrupted, Progress, Table, Value};
+use solved_engine::{Interrupted, Progress, Value, Values};
 
 use super::{PawnRule, Position, TicTacChec, census};
 use crate::claims::{ClaimCheck, Verdict};
@@ -13,7 +13,11 @@ const SOURCE: &str = "the published solver (2026), via the spec";
 /// # Errors
 ///
 /// [`Interrupted`] if `progress` asks to stop.
-pub fn verify(game: &TicTacChec, table: &Table, progress: &dyn Progress) -> Result<Vec<ClaimCheck>, Interrupted> {
+pub fn verify(
+    game: &TicTacChec,
+    table: &(impl Values + ?Sized),
+    progress: &dyn Progress,
+) -> Result<Vec<ClaimCheck>, Interrupted> {
     let empty = Position::empty();
     let start = table.probe(game.index.index(&empty));
     let first = game.ranked_moves(&empty, table);

@@ -3,7 +3,7 @@
 //! Everything here must agree with the plain rules in the parent module;
 //! the tests compare the two on many positions.
 
-use super::{Color, Direction, HAND, Move, PawnRule, Position, ROLES, Role, complete_line, rank_of, turned};
+use super::{Color, Direction, HAND, Move, PawnRule, Position, ROLES, Role, complete_line, rank_of, squares, turned};
 
 /// Ray directions: north, south, east, west, north-east, north-west,
 /// south-east, south-west. The first of each pair of opposites increases
@@ -152,7 +152,7 @@ impl Position {
         let first = mover as usize * 4;
         for role in ROLES {
             if self.squares[first + role as usize] == HAND {
-                for to in bits(empty) {
+                for to in squares(empty) {
                     let m = Move::Place { role, to };
                     f(m, self.play_unchecked(m));
                 }
@@ -166,7 +166,7 @@ impl Position {
             if from == HAND {
                 continue;
             }
-            for to in bits(self.targets(role, from, own, theirs, rule)) {
+            for to in squares(self.targets(role, from, own, theirs, rule)) {
                 let m = Move::Step { from, to };
                 f(m, self.play_unchecked(m));
             }
@@ -222,7 +222,7 @@ impl Position {
                 let sources = reach(role, to, white | black) & empty;
                 (sources, sources, direction)
             };
-            for from in bits(quiet) {
+            for from in squares(quiet) {
                 let mut parent = z;
                 parent.squares[role as usize] = from;
                 if role == Role::Pawn {
@@ -230,7 +230,7 @@ impl Position {
                 }
                 emit(parent);
             }
-            for from in bits(capturing) {
+            for from in squares(capturing) {
                 for captured in ROLES {
                     if z.squares[4 + captured as usize] != HAND {
                         continue;
@@ -305,15 +305,4 @@ impl Position {
         }
         false
     }
-}
-
-/// The set squares of a mask, lowest first.
-pub fn bits(mut mask: u16) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let square = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            square
-        })
-    })
 }

@@ -26,7 +26,7 @@
 
 use std::ops::Range;
 
-use solved_engine::binomial;
+use solved_engine::{Subsets, binomial};
 
 use super::{Color, Direction, HAND, Position, turned};
 
@@ -70,6 +70,9 @@ pub struct TicTacChecIndex {
     /// Every block's start, in order, with its pawns and others.
     blocks: Vec<(u64, u8, u8)>,
     opening_start: [u64; 7],
+    /// The `k`-subsets of a side's four roles, at `[k]`: which of them are
+    /// on the board in the opening.
+    role_subsets: [Subsets; 5],
 }
 
 impl TicTacChecIndex {
@@ -113,7 +116,8 @@ impl TicTacChecIndex {
             opening_start[ply as usize + 1] = opening_start[ply as usize] + size;
         }
         assert_eq!(opening_start[6] - start, OPENING_POSITIONS, "the opening plies add up to the published count");
-        TicTacChecIndex { states, state_of, pair_rank, pairs, block_start, blocks, opening_start }
+        let role_subsets = std::array::from_fn(|k| Subsets::new(4, k as u32));
+        TicTacChecIndex { states, state_of, pair_rank, pairs, block_start, blocks, opening_start, role_subsets }
     }
 
     /// Every index: post-opening positions, then the opening.
@@ -226,7 +230,8 @@ impl TicTacChecIndex {
         let (white, black) = (pos.on_board(Color::White), pos.on_board(Color::Black));
         let ply = (white + black) as usize;
         let subset = |first: usize| (0..4).filter(|&r| pos.squares[first + r] != HAND).fold(0u64, |m, r| m | 1 << r);
-        let (white_rank, black_rank) = (subset_rank(subset(0)), subset_rank(subset(4)));
+        let rank = |mask: u64| self.role_subsets[mask.count_ones() as usize].rank(mask);
+        let (white_rank, black_rank) = (rank(subset(0)), rank(subset(4)));
         let mut free = 0xffffu16;
         let mut placement = 0u64;
         let mut left = 16u64;
@@ -253,7 +258,8 @@ impl TicTacChecIndex {
         let (white_rank, black_rank) = (subsets / binomial(4, black), subsets % binomial(4, black));
         let mut slots = [0usize; 8];
         let mut count = 0;
-        for (first, mask) in [(0, subset_mask(white_rank, white)), (4, subset_mask(black_rank, black))] {
+        let unrank = |rank: u64, size: u32| self.role_subsets[size as usize].unrank(rank);
+        for (first, mask) in [(0, unrank(white_rank, white)), (4, unrank(black_rank, black))] {
             for role in (0..4).filter(|r| mask >> r & 1 == 1) {
                 slots[count] = first + role;
                 count += 1;
@@ -358,20 +364,6 @@ fn nth_bit(mut mask: u16, n: u32) -> u8 {
         mask &= mask - 1;
     }
     mask.trailing_zeros() as u8
-}
-
-/// The rank of a subset of the four roles among those of its size.
-fn subset_rank(mask: u64) -> u64 {
-    let mut rank = 0;
-    for (order, bit) in (0..4).filter(|b| mask >> b & 1 == 1).enumerate() {
-        rank += binomial(bit, order as u32 + 1);
-    }
-    rank
-}
-
-/// The subset of the four roles of size `size` with rank `rank`, as a mask.
-fn subset_mask(rank: u64, size: u32) -> u64 {
-    (0..16u64).filter(|m| m.count_ones() == size).nth(rank as usize).expect("the rank is below C(4, size)")
 }
 
 /// The slots of the other pieces on the board, given which are, in order.

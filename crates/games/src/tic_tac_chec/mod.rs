@@ -11,20 +11,27 @@
 //! reference for the rules; [`fast`] generates the same moves with bit
 //! operations and no allocation, for the solver.
 
+mod census;
 mod claims;
 pub mod fast;
+mod game;
 mod index;
 mod notation;
+mod reference;
 mod report;
 mod solve;
+mod summary;
 
 use std::fmt;
 
+pub use self::census::{Census, census};
 pub use self::claims::verify;
+pub use self::game::{INFO, ProbeValues, TicTacChec};
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
-pub use self::notation::{ParseMoveError, ParsePositionError};
+pub use self::notation::{ParseMoveError, ParsePositionError, square_name};
+pub use self::reference::{BothColours, Reference};
 pub use self::report::{DrawingLine, NotADraw, ThreatCensus, VariantComparison, compare_variants};
-pub use self::solve::{Census, PhaseTally, Reference, Summary, TicTacChec, census};
+pub use self::summary::{PhaseSummary, Summary};
 
 /// A side.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -66,6 +73,18 @@ pub enum Role {
     Bishop = 2,
     /// Slides orthogonally.
     Rook = 3,
+}
+
+impl Role {
+    /// `P`, `N`, `B` or `R`, as notation writes White's pieces.
+    pub fn letter(self) -> char {
+        match self {
+            Role::Pawn => 'P',
+            Role::Knight => 'N',
+            Role::Bishop => 'B',
+            Role::Rook => 'R',
+        }
+    }
 }
 
 /// Every role, in index order.
@@ -131,14 +150,25 @@ impl PawnRule {
     }
 }
 
-impl std::str::FromStr for PawnRule {
-    type Err = String;
+/// Why a pawn rule's name was refused.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum ParsePawnRuleError {
+    /// Not the name of a pawn rule.
+    #[error("unknown pawn rule {text:?}: expected travel or outbound")]
+    Unknown {
+        /// A short prefix of the text given.
+        text: String,
+    },
+}
 
-    fn from_str(text: &str) -> Result<PawnRule, String> {
+impl std::str::FromStr for PawnRule {
+    type Err = ParsePawnRuleError;
+
+    fn from_str(text: &str) -> Result<PawnRule, ParsePawnRuleError> {
         match text {
             "travel" => Ok(PawnRule::Travel),
             "outbound" => Ok(PawnRule::Outbound),
-            other => Err(format!("unknown pawn rule {other:?}: expected travel or outbound")),
+            other => Err(ParsePawnRuleError::Unknown { text: crate::params::quote(other) }),
         }
     }
 }
@@ -198,6 +228,11 @@ pub fn complete_line(occupied: u16) -> bool {
         }
     }
     false
+}
+
+/// The squares of a set, lowest first.
+pub fn squares(set: u16) -> impl Iterator<Item = u8> {
+    solved_engine::bits(set).map(|bit| bit as u8)
 }
 
 /// The rank (0 to 3) of a square.
@@ -275,7 +310,7 @@ impl Position {
 
     /// Whether the game is over: some line is complete (either colour, as
     /// the solved domain counts it).
-    pub fn is_terminal(&self) -> bool {
+    pub fn is_over(&self) -> bool {
         self.has_line(Color::White) || self.has_line(Color::Black)
     }
 
@@ -299,7 +334,7 @@ impl Position {
     /// The legal moves, in a fixed order (none once the game is over),
     /// under `rule`: the plain reference generator.
     pub fn legal_moves(&self, rule: PawnRule) -> Vec<Move> {
-        if self.is_terminal() {
+        if self.is_over() {
             return Vec::new();
         }
         let mover = self.turn;

@@ -10,6 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::params::quote;
+
 use super::{Color, Direction, HAND, Move, Piece, Position, Role, turned};
 
 /// Why a position string was refused.
@@ -64,13 +66,8 @@ pub enum ParsePositionError {
 }
 
 fn letter(piece: Piece) -> char {
-    let c = match piece.role {
-        Role::Pawn => 'p',
-        Role::Knight => 'n',
-        Role::Bishop => 'b',
-        Role::Rook => 'r',
-    };
-    if piece.color == Color::White { c.to_ascii_uppercase() } else { c }
+    let c = piece.role.letter();
+    if piece.color == Color::White { c } else { c.to_ascii_lowercase() }
 }
 
 impl FromStr for Position {
@@ -181,7 +178,8 @@ impl fmt::Display for Position {
     }
 }
 
-fn square_name(square: u8) -> String {
+/// A square's name, from `a1` (0) to `d4` (15).
+pub fn square_name(square: u8) -> String {
     format!("{}{}", char::from(b'a' + square % 4), square / 4 + 1)
 }
 
@@ -198,8 +196,26 @@ impl fmt::Display for Move {
 
 /// Why a move string was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("{0:?} is not a move: write a placement like N@c2 or a move like a1-b2")]
-pub struct ParseMoveError(pub String);
+pub enum ParseMoveError {
+    /// Neither `P@a1` nor `a1-b2`.
+    #[error("{text:?} is not a move: write a placement like N@c2 or a move like a1-b2")]
+    Shape {
+        /// A short prefix of the text given.
+        text: String,
+    },
+    /// A placement of something that is not a piece.
+    #[error("{text:?} is not a piece: place P, N, B or R")]
+    Role {
+        /// A short prefix of what came before the `@`.
+        text: String,
+    },
+    /// A square off the board.
+    #[error("{text:?} is not a square: files a to d, ranks 1 to 4")]
+    Square {
+        /// A short prefix of the text given for the square.
+        text: String,
+    },
+}
 
 fn parse_square(text: &str) -> Option<u8> {
     match text.as_bytes() {
@@ -212,19 +228,19 @@ impl FromStr for Move {
     type Err = ParseMoveError;
 
     fn from_str(text: &str) -> Result<Move, ParseMoveError> {
-        let error = || ParseMoveError(text.into());
         let text = text.trim();
-        if let Some((piece, square)) = text.split_once('@') {
+        let square = |name: &str| parse_square(name).ok_or_else(|| ParseMoveError::Square { text: quote(name) });
+        if let Some((piece, to)) = text.split_once('@') {
             let role = match piece {
                 "P" | "p" => Role::Pawn,
                 "N" | "n" => Role::Knight,
                 "B" | "b" => Role::Bishop,
                 "R" | "r" => Role::Rook,
-                _ => return Err(error()),
+                _ => return Err(ParseMoveError::Role { text: quote(piece) }),
             };
-            return Ok(Move::Place { role, to: parse_square(square).ok_or_else(error)? });
+            return Ok(Move::Place { role, to: square(to)? });
         }
-        let (from, to) = text.split_once('-').ok_or_else(error)?;
-        Ok(Move::Step { from: parse_square(from).ok_or_else(error)?, to: parse_square(to).ok_or_else(error)? })
+        let (from, to) = text.split_once('-').ok_or_else(|| ParseMoveError::Shape { text: quote(text) })?;
+        Ok(Move::Step { from: square(from)?, to: square(to)? })
     }
 }

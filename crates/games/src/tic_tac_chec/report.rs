@@ -80,7 +80,7 @@ impl TicTacChec {
                 let range = c * CHUNK..((c + 1) * CHUNK).min(domain.end);
                 let mut census = ThreatCensus::default();
                 self.index.for_each_post(range.clone(), |idx, pos| {
-                    if pos.is_terminal() {
+                    if pos.is_over() {
                         return;
                     }
                     census.positions += 1;

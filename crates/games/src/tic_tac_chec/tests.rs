@@ -157,7 +157,7 @@ fn parents_are_complete_and_sound() {
         let positions: Vec<Position> =
             samples(3_000, 4).into_iter().filter(|p| !p.is_opening() && p.turn() == Color::White).collect();
         for x in &positions {
-            if x.is_terminal() {
+            if x.is_over() {
                 continue;
             }
             // Every move of x leads to a position that lists x as a parent,
@@ -174,7 +174,7 @@ fn parents_are_complete_and_sound() {
         for y in &positions {
             // Every parent listed has a move to y.
             y.for_each_parent(rule, |parent| {
-                assert!(!parent.is_opening() && parent.turn() == Color::White && !parent.is_terminal());
+                assert!(!parent.is_opening() && parent.turn() == Color::White && !parent.is_over());
                 let mut leads = false;
                 parent.for_each_move(rule, |_, child| leads |= index.index(&child) == index.index(y));
                 assert!(leads, "{parent} is no parent of {y} {rule:?}");
@@ -210,8 +210,11 @@ fn notation_reads_and_writes_positions_and_moves() {
 
 #[test]
 fn a_table_of_the_other_pawn_rule_is_refused() {
-    use solved_engine::table::{Counts, Header};
-    use solved_engine::{FormatError, Table, TableError};
+    use solved_engine::compact::Compact;
+    use solved_engine::table::{Header, Packed};
+    use solved_engine::{FormatError, Table, TableError, TableStore, Tally};
+
+    use crate::tables::Solvable;
     let travel = TicTacChec::new(PawnRule::Travel);
     let outbound = TicTacChec::new(PawnRule::Outbound);
     assert_eq!((travel.table_key().variant.as_str(), outbound.table_key().variant.as_str()), ("travel", "outbound"));
@@ -219,17 +222,18 @@ fn a_table_of_the_other_pawn_rule_is_refused() {
     // checksum, so a header alone shows the refusal.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("travel.tbl");
-    let header = Header { key: travel.table_key(), counts: Counts::default(), facts: Vec::new() };
+    let header = Header { key: travel.table_key(), encoding: 1, tally: Tally::default(), facts: Vec::new() };
     std::fs::write(&path, header.to_bytes()).unwrap();
-    match Table::open(&path, &outbound.table_key()) {
+    match Table::<Packed>::open(&path, &outbound.table_key()) {
         Err(TableError::Invalid { source: FormatError::Mismatch { field: "variant", .. }, .. }) => {}
         other => panic!("expected a variant mismatch, got {other:?}"),
     }
-    match Table::open(&path, &travel.table_key()) {
+    match Table::<Packed>::open(&path, &travel.table_key()) {
         Err(TableError::Invalid { source: FormatError::Length { .. }, .. }) => {}
         other => panic!("the right key gets as far as the length, got {other:?}"),
     }
-    assert_ne!(travel.compact_key().encoding, travel.table_key().encoding);
+    let store = TableStore::new(dir.path());
+    assert_ne!(store.path::<Compact>(&travel.table_key()), store.path::<Packed>(&travel.table_key()));
 }
 
 #[test]

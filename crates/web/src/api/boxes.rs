@@ -1,19 +1,25 @@
-//! Dots and Boxes' endpoint.
+//! Dots and Boxes' endpoints.
 
 use std::sync::Arc;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use serde::Serialize;
 use solved_engine::Table;
-use solved_games::dots_and_boxes::{Board, Line, Variant, parse_moves};
-use solved_games::registry::Game;
+use solved_engine::table::Margin;
+use solved_games::dots_and_boxes::{self, Board, Line};
+use solved_games::registry::{Game, Operation};
 
-use super::{Params, RawQuery, Shared, blocking};
+use super::{BuildingJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
-use crate::state::{AppState, Availability};
+use crate::state::Availability;
+
+pub(super) fn routes() -> axum::Router<Shared> {
+    Router::new().route("/probe", get(probe)).route("/summary", get(summary))
+}
 
 #[derive(Serialize)]
 struct LineJson {
@@ -25,7 +31,7 @@ struct LineJson {
 }
 
 #[derive(Serialize)]
-pub(crate) struct ProbeJson {
+struct ProbeJson {
     rows: u8,
     cols: u8,
     variant: &'static str,
@@ -42,19 +48,9 @@ pub(crate) struct ProbeJson {
     choice: Option<String>,
 }
 
-/// While a large table is built: how far it has got.
-#[derive(Serialize)]
-pub(crate) struct BuildingJson {
-    building: bool,
-    /// The solver's phase under way, and the share of it done.
-    phase: String,
-    done: f64,
-    lines: u32,
-}
-
 /// The solve summary, as `solved solve dots-and-boxes --json` gives it.
 #[derive(Serialize)]
-pub(crate) struct SummaryJson {
+struct SummaryJson {
     rows: u8,
     cols: u8,
     variant: &'static str,
@@ -73,20 +69,13 @@ struct FirstMoveJson {
     best_replies: usize,
 }
 
-fn board(params: &Params) -> Result<Board, ApiError> {
-    let (rows, cols): (u8, u8) = (params.required("rows")?, params.required("cols")?);
-    let variant: Variant = params.parsed("variant")?.unwrap_or(Variant::American);
-    Board::new(rows, cols, variant).map_err(|e| ApiError::bad_request(e.to_string()))
-}
-
-/// The board's table, or the 202 answer saying how far building it has
-/// got. Blocks: call from a blocking thread.
-fn table(state: &Arc<AppState>, board: &Board) -> Result<Result<Arc<Table>, Response>, ApiError> {
-    Ok(match state.table(&Game::DotsAndBoxes(board.clone()))? {
+/// The board's table, or the answer saying how far building it has got.
+/// Blocks: call from a blocking thread.
+fn table(state: &Shared, board: &Board) -> Result<Result<Arc<Table<Margin>>, Response>, ApiError> {
+    Ok(match state.table(board)? {
         Availability::Ready(table) => Ok(table),
         Availability::Building { phase, done } => {
-            let building = BuildingJson { building: true, phase, done, lines: board.free_line_count() };
-            Err((StatusCode::ACCEPTED, Json(building)).into_response())
+            Err(BuildingJson::new(&Game::DotsAndBoxes(board.clone()), phase, done).into_response())
         }
     })
 }
@@ -96,11 +85,9 @@ fn table(state: &Arc<AppState>, board: &Board) -> Result<Result<Arc<Table>, Resp
 /// `solved probe dots-and-boxes --json`, and the computer's line. A table
 /// too large to build at once answers 202 with its progress until it is
 /// ready.
-pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
-    let params = Params::new(query, &["rows", "cols", "variant", "moves"])?;
-    let board = board(&params)?;
-    let pos = parse_moves(&board, params.text("moves").unwrap_or_default())
-        .map_err(|e| ApiError::bad_request(format!("parameter moves: {e}")))?;
+async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = params(query, &dots_and_boxes::INFO, Operation::Probe)?;
+    let dots_and_boxes::ProbeRequest { board, position: pos, .. } = dots_and_boxes::probe_request(&params)?;
     blocking(move || {
         let table = match table(&state, &board)? {
             Ok(table) => table,
@@ -125,7 +112,7 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
             variant: board.variant().id(),
             drawn,
             owners: pos.owners().iter().map(|o| o.map(|p| p.to_string())).collect(),
-            to_move: pos.to_move().to_string(),
+            to_move: pos.turn().to_string(),
             score_so_far: pos.score_so_far(),
             value: board.value(&table, &pos),
             over,
@@ -140,9 +127,9 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
 /// `GET /api/dots-and-boxes/summary?rows=R&cols=C&variant=V`: the value of
 /// the empty board and of every first line. 202 while the table is built,
 /// as for a probe.
-pub(crate) async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
-    let params = Params::new(query, &["rows", "cols", "variant"])?;
-    let board = board(&params)?;
+async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = params(query, &dots_and_boxes::INFO, Operation::Solve)?;
+    let board = Board::from_params(&params)?;
     blocking(move || {
         let table = match table(&state, &board)? {
             Ok(table) => table,

@@ -1,15 +1,25 @@
-//! Tic-Tac-Chec's endpoint.
+//! Tic-Tac-Chec's endpoints.
 
 use std::sync::Arc;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::State;
+use axum::routing::get;
 use serde::Serialize;
-use solved_engine::{Table, Value};
-use solved_games::tic_tac_chec::{Color, PawnRule, Position, TicTacChec};
+use solved_engine::Value;
+use solved_engine::compact::Compact;
+use solved_engine::{DenseIndex, Values};
+use solved_games::registry::{Game, Operation, command_line};
+use solved_games::tables::Solvable;
+use solved_games::tic_tac_chec::{self, Color, Direction, Move, Piece, Position, ProbeValues, TicTacChec, square_name};
 
-use super::{MoveJson, Params, RawQuery, Shared, blocking};
+use super::{MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
+
+pub(super) fn routes() -> axum::Router<Shared> {
+    Router::new().route("/probe", get(probe)).route("/summary", get(summary))
+}
 
 /// What building the tables takes, measured on the 2-core reference
 /// machine (docs/benchmarks.md).
@@ -24,32 +34,51 @@ struct MissingJson {
 }
 
 impl MissingJson {
-    fn new(rule: PawnRule) -> MissingJson {
-        let flag = if rule == PawnRule::Travel { String::new() } else { format!(" --pawn {}", rule.id()) };
+    fn new(game: &TicTacChec) -> MissingJson {
+        let game_entry = Game::TicTacChec(game.clone());
+        let solve = command_line(Operation::Solve, &game_entry);
+        let compact = command_line(Operation::Compact, &game_entry);
         MissingJson {
-            message: format!("the {} table has not been built yet: it takes {BUILD_COST}", rule.id()),
-            command: format!("solved solve tic-tac-chec{flag} && solved compact tic-tac-chec{flag}"),
+            message: format!("the {} table has not been built yet: it takes {BUILD_COST}", game.rule().id()),
+            command: format!("{solve} && {compact}"),
             takes: BUILD_COST,
         }
     }
 }
 
-/// The compact copy if there is one (a fifth of the memory), else the
-/// table, else nothing: the server never builds them. Blocks: call from a
-/// blocking thread.
-fn table(state: &Shared, game: &TicTacChec) -> Result<Option<Arc<Table>>, ApiError> {
-    match state.existing(&game.compact_key())? {
-        Some(table) => Ok(Some(table)),
-        None => state.existing(&game.table_key()),
-    }
+/// The values a probe reads, if the tables have been built: the server
+/// never builds them. Blocks: call from a blocking thread.
+fn values(state: &Shared, game: &TicTacChec) -> Result<Option<Arc<ProbeValues>>, ApiError> {
+    let path = state.store().path::<Compact>(&game.table_key());
+    state.load(path, ProbeValues::size_in_bytes, |store| game.open_for_probing(store))
+}
+
+/// A piece on the board.
+#[derive(Serialize)]
+struct PieceJson {
+    color: String,
+    role: char,
+    square: String,
+}
+
+/// Each side's pieces in hand and the way its pawn faces.
+#[derive(Serialize)]
+struct SideJson {
+    hand: Vec<char>,
+    pawn: &'static str,
 }
 
 #[derive(Serialize)]
-pub(crate) struct ProbeJson {
+struct ProbeJson {
     position: String,
     pawn: &'static str,
-    turn: &'static str,
+    to_move: String,
     opening: bool,
+    /// The pieces on the board, and each side's hand and pawn direction,
+    /// so that the page need not read the notation.
+    pieces: Vec<PieceJson>,
+    white: SideJson,
+    black: SideJson,
     /// Null until the table is built.
     #[serde(flatten)]
     value: Option<Value>,
@@ -60,39 +89,70 @@ pub(crate) struct ProbeJson {
     missing: Option<MissingJson>,
 }
 
+fn pieces(pos: &Position) -> Vec<PieceJson> {
+    (0..8)
+        .map(Piece::from_slot)
+        .filter_map(|piece| {
+            let square = pos.square_of(piece)?;
+            Some(PieceJson { color: piece.color.to_string(), role: piece.role.letter(), square: square_name(square) })
+        })
+        .collect()
+}
+
+fn side(pos: &Position, color: Color) -> SideJson {
+    let hand = (0..8)
+        .map(Piece::from_slot)
+        .filter(|piece| piece.color == color && pos.square_of(*piece).is_none())
+        .map(|piece| piece.role.letter())
+        .collect();
+    let pawn = match pos.direction(color) {
+        Direction::Up => "up",
+        Direction::Down => "down",
+    };
+    SideJson { hand, pawn }
+}
+
+fn move_json(m: Move, value: Option<Value>, child: Position) -> MoveJson {
+    match m {
+        Move::Place { role, to } => MoveJson::new(m, value, child, None, square_name(to), Some(role.letter())),
+        Move::Step { from, to } => MoveJson::new(m, value, child, Some(square_name(from)), square_name(to), None),
+    }
+}
+
 /// `GET /api/tic-tac-chec/probe?position=P&pawn=travel|outbound`: the
 /// position (the empty board if none) with every move ranked, as
 /// `solved probe tic-tac-chec --json`. Without a table the moves come
 /// unvalued, with the command that builds it.
-pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<ProbeJson>, ApiError> {
-    let params = Params::new(query, &["position", "pawn"])?;
-    let rule: PawnRule = params.parsed("pawn")?.unwrap_or(PawnRule::Travel);
+async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<ProbeJson>, ApiError> {
+    let params = params(query, &tic_tac_chec::INFO, Operation::Probe)?;
+    let game = TicTacChec::from_params(&params)?;
     let pos: Position = params.parsed("position")?.unwrap_or_else(Position::empty);
     blocking(move || {
-        let game = TicTacChec::new(rule);
-        let table = table(&state, &game)?;
-        let over = pos.is_terminal();
-        let (value, moves, missing) = match table {
-            Some(table) => {
-                let value = table.probe(game.positions().index(&pos));
+        let over = pos.is_over();
+        let (value, moves, missing) = match values(&state, &game)? {
+            Some(values) => {
+                let value = values.probe(game.index(&pos));
                 let moves = game
-                    .ranked_moves(&pos, &table)
+                    .ranked_moves(&pos, &*values)
                     .into_iter()
-                    .map(|(m, v, child)| MoveJson::new(m, Some(v), child))
+                    .map(|(m, v, child)| move_json(m, Some(v), child))
                     .collect();
                 (Some(value), moves, None)
             }
             None => {
-                let moves = if over { Vec::new() } else { pos.legal_moves(rule) };
-                let moves = moves.into_iter().map(|m| MoveJson::new(m, None, pos.play_unchecked(m))).collect();
-                (None, moves, Some(MissingJson::new(rule)))
+                let moves = if over { Vec::new() } else { pos.legal_moves(game.rule()) };
+                let moves = moves.into_iter().map(|m| move_json(m, None, pos.play_unchecked(m))).collect();
+                (None, moves, Some(MissingJson::new(&game)))
             }
         };
         Ok(Json(ProbeJson {
             position: pos.to_string(),
-            pawn: rule.id(),
-            turn: if pos.turn() == Color::White { "white" } else { "black" },
+            pawn: game.rule().id(),
+            to_move: pos.turn().to_string(),
             opening: pos.is_opening(),
+            pieces: pieces(&pos),
+            white: side(&pos, Color::White),
+            black: side(&pos, Color::Black),
             value,
             over,
             moves,
@@ -104,7 +164,7 @@ pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Resul
 
 /// The totals the table's header records, and the empty board's value.
 #[derive(Serialize)]
-pub(crate) struct SummaryJson {
+struct SummaryJson {
     pawn: &'static str,
     /// Post-opening and opening positions together.
     positions: u64,
@@ -120,23 +180,22 @@ pub(crate) struct SummaryJson {
 /// phase by phase figures of `solved solve tic-tac-chec` need a pass over
 /// the whole table). 503 with the command that builds the table if there
 /// is none.
-pub(crate) async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Json<SummaryJson>, ApiError> {
-    let params = Params::new(query, &["pawn"])?;
-    let rule: PawnRule = params.parsed("pawn")?.unwrap_or(PawnRule::Travel);
+async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Json<SummaryJson>, ApiError> {
+    let params = params(query, &tic_tac_chec::INFO, Operation::Solve)?;
+    let game = TicTacChec::from_params(&params)?;
     blocking(move || {
-        let game = TicTacChec::new(rule);
-        let Some(table) = table(&state, &game)? else {
-            let missing = MissingJson::new(rule);
+        let Some(values) = values(&state, &game)? else {
+            let missing = MissingJson::new(&game);
             return Err(ApiError::not_built(missing.message, missing.command));
         };
-        let counts = table.header().counts;
+        let tally = values.tally();
         Ok(Json(SummaryJson {
-            pawn: rule.id(),
-            positions: table.len(),
-            wins: counts.wins,
-            losses: counts.losses,
-            draws: counts.draws,
-            start: table.probe(game.positions().index(&Position::empty())),
+            pawn: game.rule().id(),
+            positions: values.len(),
+            wins: tally.wins,
+            losses: tally.losses,
+            draws: tally.draws,
+            start: values.probe(game.index(&Position::empty())),
         }))
     })
     .await

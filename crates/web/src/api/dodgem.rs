@@ -3,22 +3,39 @@
 use std::sync::Arc;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use serde::Serialize;
+use solved_engine::table::Packed;
 use solved_engine::{Table, Value};
-use solved_games::dodgem::{Dodgem, Objective, Position};
+use solved_games::dodgem::{self, Destination, Dodgem, Player, Position};
 use solved_games::player::choose;
-use solved_games::registry::Game;
+use solved_games::registry::{Game, Operation};
 
-use super::{MoveJson, Params, RawQuery, Shared, blocking};
+use super::{BuildingJson, MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
 use crate::state::Availability;
 
+pub(super) fn routes() -> axum::Router<Shared> {
+    Router::new().route("/probe", get(probe)).route("/summary", get(summary))
+}
+
+/// A car on the board.
 #[derive(Serialize)]
-pub(crate) struct ProbeJson {
+struct CarJson {
+    player: &'static str,
+    square: String,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
     position: String,
     size: u8,
-    turn: &'static str,
+    to_move: &'static str,
+    /// Every car, so that the page need not read the notation.
+    cars: Vec<CarJson>,
     #[serde(flatten)]
     value: Value,
     over: bool,
@@ -27,67 +44,68 @@ pub(crate) struct ProbeJson {
     choice: Option<String>,
 }
 
-/// The game of `size` (or of the position's size), normal or misère.
-fn game(params: &Params, pos: Option<&Position>) -> Result<Dodgem, ApiError> {
-    let size = match (pos.map(|p| u32::from(p.size())), params.parsed::<u32>("size")?) {
-        (Some(of_position), Some(size)) if of_position != size => {
-            return Err(ApiError::bad_request(format!(
-                "the position is {of_position}x{of_position}, not {size}x{size}"
-            )));
-        }
-        (Some(size), _) | (None, Some(size)) => size,
-        (None, None) => params.required("size")?,
-    };
-    let objective = if params.flag("misere")? { Objective::Misere } else { Objective::Normal };
-    Dodgem::new(size, objective).map_err(|e| ApiError::bad_request(e.to_string()))
-}
-
-fn table(state: &Shared, game: &Dodgem) -> Result<Arc<Table>, ApiError> {
-    match state.table(&Game::Dodgem(game.clone()))? {
+/// The table of `game`, or the answer saying how far building it has got.
+fn table(state: &Shared, game: &Dodgem) -> Result<Result<Arc<Table<Packed>>, Response>, ApiError> {
+    Ok(match state.table(game)? {
         Availability::Ready(table) => Ok(table),
         Availability::Building { phase, done } => {
-            let misere = if game.objective() == Objective::Misere { " --misere" } else { "" };
-            Err(ApiError::not_built(
-                format!(
-                    "the {0}x{0} table is being built ({phase}: {1:.0}% done); try again shortly",
-                    game.size(),
-                    100.0 * done
-                ),
-                format!("solved solve dodgem --size {}{misere}", game.size()),
-            ))
+            Err(BuildingJson::new(&Game::Dodgem(game.clone()), phase, done).into_response())
         }
-    }
+    })
 }
 
-/// `GET /api/dodgem/probe?size=N&misere=B&position=P`: the position (the
-/// start if none) with every move ranked, as `solved probe dodgem --json`.
-pub(crate) async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<ProbeJson>, ApiError> {
-    let params = Params::new(query, &["size", "misere", "position"])?;
-    let pos = params.parsed::<Position>("position")?;
-    let game = game(&params, pos.as_ref())?;
-    let pos = pos.unwrap_or_else(|| game.start());
+fn cars(pos: &Position) -> Vec<CarJson> {
+    [Player::Blue, Player::Red]
+        .into_iter()
+        .flat_map(|player| {
+            pos.cars(player).map(move |square| CarJson { player: player.name(), square: square.to_string() })
+        })
+        .collect()
+}
+
+/// `GET /api/dodgem/probe?size=N&misere=B&position=P&moves=M`: the
+/// position (the start if none) with every move ranked, as
+/// `solved probe dodgem --json`, and the computer's choice. 202 while the
+/// table is built.
+async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = params(query, &dodgem::INFO, Operation::Probe)?;
+    let (game, pos) = dodgem::probe_request(&params)?;
     blocking(move || {
-        let table = table(&state, &game)?;
+        let table = match table(&state, &game)? {
+            Ok(table) => table,
+            Err(building) => return Ok(building),
+        };
         let value = game.probe(&*table, &pos);
-        let ranked = game.ranked_moves(&pos, &table);
+        let ranked = game.ranked_moves(&pos, &*table);
         let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
         let choice = choose(&values, &mut rand::rng()).map(|i| ranked[i].0.to_string());
-        let moves = ranked.into_iter().map(|(m, v, child)| MoveJson::new(m, Some(v), child)).collect();
+        let moves = ranked
+            .into_iter()
+            .map(|(m, v, child)| {
+                let to = match m.to {
+                    Destination::Square(square) => square.to_string(),
+                    Destination::Off => "off".into(),
+                };
+                MoveJson::new(m, Some(v), child, Some(m.from.to_string()), to, None)
+            })
+            .collect();
         Ok(Json(ProbeJson {
             position: pos.to_string(),
             size: game.size(),
-            turn: pos.turn().name(),
+            to_move: pos.turn().name(),
+            cars: cars(&pos),
             value,
-            over: game.outcome(&pos).is_some(),
+            over: game.is_over(&pos),
             moves,
             choice,
-        }))
+        })
+        .into_response())
     })
     .await
 }
 
 #[derive(Serialize)]
-pub(crate) struct SummaryJson {
+struct SummaryJson {
     size: u8,
     variant: &'static str,
     positions: u64,
@@ -99,24 +117,29 @@ pub(crate) struct SummaryJson {
     max_loss_distance: Option<u16>,
 }
 
-/// `GET /api/dodgem/summary?size=N&misere=B`: the solve summary.
-pub(crate) async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Json<SummaryJson>, ApiError> {
-    let params = Params::new(query, &["size", "misere"])?;
-    let game = game(&params, None)?;
+/// `GET /api/dodgem/summary?size=N&misere=B`: the solve summary. 202 while
+/// the table is built.
+async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = params(query, &dodgem::INFO, Operation::Solve)?;
+    let game = Dodgem::from_params(&params)?;
     blocking(move || {
-        let table = table(&state, &game)?;
-        let summary = game.summary(&table).map_err(ApiError::internal)?;
+        let table = match table(&state, &game)? {
+            Ok(table) => table,
+            Err(building) => return Ok(building),
+        };
+        let summary = game.summary(&table).map_err(|e| ApiError::internal(&e))?;
         Ok(Json(SummaryJson {
             size: game.size(),
             variant: game.objective().id(),
-            positions: summary.all.positions,
+            positions: summary.all.positions(),
             wins: summary.all.wins,
             losses: summary.all.losses,
             draws: summary.all.draws,
             start: summary.start,
-            max_win_distance: summary.max_win.map(|p| p.0),
-            max_loss_distance: summary.max_loss.map(|p| p.0),
-        }))
+            max_win_distance: summary.longest_win.map(|p| p.0),
+            max_loss_distance: summary.longest_loss.map(|p| p.0),
+        })
+        .into_response())
     })
     .await
 }

@@ -1,12 +1,19 @@
 //! Snakes and Ladders' endpoints.
 
 use axum::Json;
+use axum::Router;
+use axum::routing::get;
 use num_rational::BigRational;
 use serde::Serialize;
-use solved_games::snakes::{self, Board, Numbering, Overshoot, analyse, approximate, decimal, fraction};
+use solved_games::registry::Operation;
+use solved_games::snakes::{self, Board, analyse, approximate, decimal, fraction};
 
-use super::{Params, RawQuery, blocking};
+use super::{RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
+
+pub(super) fn routes() -> axum::Router<Shared> {
+    Router::new().route("/boards", get(boards)).route("/analyse", get(analyse_board))
+}
 
 /// The largest goal analysed here: keeps a request under a second.
 const MAX_WEB_GOAL: u64 = 400;
@@ -46,7 +53,7 @@ struct DistributionJson {
 }
 
 #[derive(Serialize)]
-pub(crate) struct AnalysisJson {
+struct AnalysisJson {
     board: String,
     goal: u32,
     numbering: &'static str,
@@ -64,39 +71,23 @@ pub(crate) struct AnalysisJson {
 }
 
 /// `GET /api/snakes/boards`: the built-in boards' names.
-pub(crate) async fn boards() -> Json<&'static [&'static str]> {
+async fn boards() -> Json<&'static [&'static str]> {
     Json(&snakes::BUILT_IN)
 }
 
 /// `GET /api/snakes/analyse?board=NAME&overshoot=O` or
 /// `?goal=N&numbering=squares|cells&jumps=1:38,16:6&overshoot=O`: what
 /// `solved solve snakes --json --per-square` says of the board.
-pub(crate) async fn analyse_board(query: RawQuery) -> Result<Json<AnalysisJson>, ApiError> {
-    let params = Params::new(query, &["board", "goal", "numbering", "jumps", "overshoot"])?;
-    let overshoot: Overshoot = params.parsed("overshoot")?.unwrap_or_default();
-    let board = board(&params, overshoot)?;
-    blocking(move || Ok(Json(report(&board)))).await
-}
-
-fn board(params: &Params, overshoot: Overshoot) -> Result<Board, ApiError> {
-    if let Some(name) = params.text("board") {
-        if params.text("goal").is_some() || params.text("jumps").is_some() {
-            return Err(ApiError::bad_request("give either board or goal and jumps, not both"));
-        }
-        return snakes::built_in(name, overshoot).ok_or_else(|| {
-            ApiError::bad_request(format!("no built-in board {name:?} (built in: {})", snakes::BUILT_IN.join(", ")))
-        });
-    }
-    let goal: u64 = params.parsed("goal")?.ok_or_else(|| ApiError::bad_request("give board, or goal and jumps"))?;
-    if goal > MAX_WEB_GOAL {
+async fn analyse_board(query: RawQuery) -> Result<Json<AnalysisJson>, ApiError> {
+    let params = params(query, &snakes::INFO, Operation::Solve)?;
+    let board = Board::from_params(&params)?;
+    if u64::from(board.goal()) > MAX_WEB_GOAL {
         return Err(ApiError::bad_request(format!(
-            "goal {goal}: the web app analyses boards up to {MAX_WEB_GOAL} (the command line goes further)"
+            "goal {}: the web app analyses boards up to {MAX_WEB_GOAL} (the command line goes further)",
+            board.goal()
         )));
     }
-    let numbering: Numbering = params.parsed("numbering")?.unwrap_or(Numbering::Squares);
-    let jumps = snakes::parse_jumps(params.text("jumps").unwrap_or_default())
-        .map_err(|e| ApiError::bad_request(format!("parameter jumps: {e}")))?;
-    Board::new("custom", goal, numbering, &jumps, overshoot).map_err(|e| ApiError::bad_request(e.to_string()))
+    blocking(move || Ok(Json(report(&board)))).await
 }
 
 fn report(board: &Board) -> AnalysisJson {

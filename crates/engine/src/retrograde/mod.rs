@@ -35,31 +35,43 @@
 //! no loss lies below), so the result is byte-for-byte the same for any
 //! number of threads.
 
+mod bytes;
+mod pending;
+mod state;
+
+use std::io;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use self::bytes::{Bytes, byte_of};
+use self::pending::Pending;
+use self::state::SolverState;
 use crate::game::{Expansion, TieredRetrograde};
+use crate::lookup::Values;
 use crate::packed::PackedValue;
-use crate::progress::Progress;
-use crate::table::{Checkpoint, SolverState, TableError};
+use crate::progress::{Interrupted, Progress};
+use crate::table::{Checkpoint, Packed, Payload, TableError};
+use crate::tally::Tally;
 use crate::value::{Plies, Value};
-
-/// Positions handed to one task at a time; a multiple of 8 so that no two
-/// tasks write the same word while seeding.
-const CHUNK: u64 = 1 << 15;
 
 /// Why a solve stopped without a result.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
     /// [`Progress::should_stop`] asked the solve to stop.
-    #[error("solve interrupted")]
-    Interrupted,
+    #[error("the solve stopped before the end")]
+    Interrupted(#[from] Interrupted),
     /// The checkpoint could not be read or written.
     #[error("checkpoint failed")]
     Checkpoint(#[source] TableError),
+    /// The checkpoint was written by a solve of another shape.
+    #[error("checkpoint {path} is not one of this solve (delete it to start again)")]
+    ForeignCheckpoint {
+        /// The checkpoint file.
+        path: std::path::PathBuf,
+    },
     /// A distance too long for the one-byte working encoding.
     #[error(
         "a distance of {plies} plies does not fit in one byte per position (at most {limit} with {counters} counter codes)"
@@ -102,117 +114,195 @@ impl Solution {
         assert!(idx < self.len, "position index out of range");
         PackedValue::from_byte(byte_of(self.words[(idx / 8) as usize], idx))
     }
+}
 
-    /// The values as bytes in index order, in pieces of at most `piece` bytes.
-    pub fn for_each_piece<E>(&self, piece: usize, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
-        let mut buffer = Vec::with_capacity(piece.max(8));
+impl Values for Solution {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn probe(&self, idx: u64) -> Value {
+        self.get(idx).unpack()
+    }
+}
+
+impl Payload<Packed> for Solution {
+    fn tally(&self) -> Tally {
+        const WORDS: usize = 1 << 16;
+        self.words
+            .par_chunks(WORDS)
+            .enumerate()
+            .map(|(piece, words)| {
+                let mut tally = Tally::default();
+                let first = (piece * WORDS * 8) as u64;
+                for idx in first..(first + 8 * words.len() as u64).min(self.len) {
+                    tally.add(self.get(idx).unpack());
+                }
+                tally
+            })
+            .reduce(Tally::default, Tally::merge)
+    }
+
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        const PIECE: usize = 1 << 20;
+        let mut buffer = Vec::with_capacity(PIECE);
         let mut remaining = self.len as usize;
         for word in &self.words {
-            let bytes = word.to_le_bytes();
             let take = remaining.min(8);
-            buffer.extend_from_slice(&bytes[..take]);
+            buffer.extend_from_slice(&word.to_le_bytes()[..take]);
             remaining -= take;
-            if buffer.len() + 8 > buffer.capacity() {
-                f(&buffer)?;
+            if buffer.len() + 8 > PIECE {
+                sink(&buffer)?;
                 buffer.clear();
             }
         }
         if !buffer.is_empty() {
-            f(&buffer)?;
+            sink(&buffer)?;
         }
         Ok(())
     }
 }
 
-/// Solves every position of `game`.
+/// Solves every position of `game` with the default [`Solver`].
 ///
 /// # Errors
 ///
-/// [`SolveError::Interrupted`] if `progress` asked to stop, and
-/// [`SolveError::DistanceOverflow`] if some distance is too long for one byte.
+/// As for [`Solver::solve`].
 pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
-    solve_resumable(game, progress, None)
+    Solver::new().solve(game, progress)
 }
 
-/// Where a long solve saves its state, and how often.
-#[derive(Debug)]
-pub struct Checkpointing<'a> {
-    /// The checkpoint file.
-    pub checkpoint: &'a Checkpoint,
-    /// The least time between two saves.
-    pub every: Duration,
+/// How a solve runs: how many positions one task takes at a time, and
+/// where it keeps checkpoints. The result is the same whatever they are.
+#[derive(Clone, Debug)]
+pub struct Solver<'a> {
+    chunk: u64,
+    checkpoints: Option<(&'a Checkpoint, Duration)>,
 }
 
-/// Solves every position of `game`, resuming from `checkpointing`'s file
-/// if it has one and saving there between distance layers whenever
-/// `every` has passed since the last save. The file is left in place; the
-/// caller removes it once the solution is safe.
-///
-/// # Errors
-///
-/// As for [`solve`], and [`SolveError::Checkpoint`] if the checkpoint cannot
-/// be read (or is of another game) or written.
-pub fn solve_resumable<G: TieredRetrograde>(
-    game: &G,
-    progress: &dyn Progress,
-    checkpointing: Option<&Checkpointing<'_>>,
-) -> Result<Solution, SolveError> {
-    let len = game.position_count();
-    let codes = Codes::new(game.max_in_tier_moves());
-    let loaded = match checkpointing {
-        Some(c) => c.checkpoint.load().map_err(SolveError::Checkpoint)?,
-        None => None,
-    };
-    let (bytes, mut resume) = match loaded {
-        Some((state, words)) => (Bytes { words }, Some(state)),
-        None => (Bytes::zeroed(len), None),
-    };
-    progress.start("solve", 2 * len);
-    let mut last_save = Instant::now();
-    for (tier_number, tier) in game.tiers().into_iter().enumerate() {
-        let size = tier.end - tier.start;
-        if resume.as_ref().is_some_and(|state| state.tier as usize > tier_number) {
-            progress.advance(2 * size);
-            continue;
-        }
-        let state = resume.take_if(|state| state.tier as usize == tier_number);
-        let pending = match &state {
-            Some(state) => Pending::from_masks(&tier, &state.pending),
-            None => Pending::new(&tier),
-        };
-        let max_plies = AtomicU16::new(state.as_ref().map_or(0, |s| s.max_plies));
-        let solver = TierSolver { game, bytes: &bytes, codes, tier, tier_number, max_plies, pending };
-        let first_layer = match state {
-            Some(state) => {
-                progress.advance(size);
-                state.next_layer
-            }
-            None => {
-                progress.stage(&format!("tier {tier_number}: seeding"));
-                solver.seed(progress)?;
-                0
-            }
-        };
-        let mut save = |next_layer: u16| -> Result<(), SolveError> {
-            let Some(c) = checkpointing.filter(|c| last_save.elapsed() >= c.every) else { return Ok(()) };
-            let state = SolverState {
-                tier: tier_number as u32,
-                next_layer,
-                max_plies: solver.max_plies.load(Relaxed),
-                pending: solver.pending.to_masks(),
-            };
-            c.checkpoint.save(&state, &bytes.words).map_err(SolveError::Checkpoint)?;
-            last_save = Instant::now();
-            Ok(())
-        };
-        save(first_layer)?;
-        progress.stage(&format!("tier {tier_number}: propagation"));
-        solver.propagate(progress, first_layer, &mut save)?;
-        progress.stage(&format!("tier {tier_number}: draws"));
-        solver.finish(progress);
+impl Default for Solver<'_> {
+    fn default() -> Self {
+        Solver::new()
     }
-    let words = bytes.words.into_iter().map(AtomicU64::into_inner).collect();
-    Ok(Solution { words, len })
+}
+
+impl<'a> Solver<'a> {
+    /// Tasks of 2^15 positions (a few hundred kilobytes of the store, so
+    /// that a layer spreads over every thread), and no checkpoints.
+    pub fn new() -> Solver<'a> {
+        Solver { chunk: 1 << 15, checkpoints: None }
+    }
+
+    /// Tasks of `positions` positions. Small tasks make threads race over
+    /// the same words, which tests want.
+    ///
+    /// # Panics
+    ///
+    /// Panics unless `positions` is a positive multiple of 8: no two tasks
+    /// may write the same word while seeding.
+    #[must_use]
+    #[track_caller]
+    pub fn with_chunk_size(self, positions: u64) -> Solver<'a> {
+        assert!(positions > 0 && positions.is_multiple_of(8), "a chunk is a positive multiple of 8 positions");
+        Solver { chunk: positions, ..self }
+    }
+
+    /// Resumes from `checkpoint` if it holds a solve of the same game, and
+    /// saves there between distance layers whenever `every` has passed
+    /// since the last save. The file is left in place: the caller removes
+    /// it once the solution is safe.
+    #[must_use]
+    pub fn with_checkpoints(self, checkpoint: &'a Checkpoint, every: Duration) -> Solver<'a> {
+        Solver { checkpoints: Some((checkpoint, every)), ..self }
+    }
+
+    /// Solves every position of `game`.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError::Interrupted`] if `progress` asked to stop,
+    /// [`SolveError::DistanceOverflow`] if some distance is too long for one
+    /// byte, and [`SolveError::Checkpoint`] or
+    /// [`SolveError::ForeignCheckpoint`] if the checkpoint cannot be read
+    /// (or is of another solve) or written.
+    pub fn solve<G: TieredRetrograde>(&self, game: &G, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        let len = game.position_count();
+        let codes = Codes::new(game.max_in_tier_moves());
+        let (bytes, mut resume) = match self.load(len)? {
+            Some((state, words)) => (Bytes::from_words(words), Some(state)),
+            None => (Bytes::zeroed(len), None),
+        };
+        let tiers = game.tiers();
+        if resume.as_ref().is_some_and(|state| state.tier as usize >= tiers.len()) {
+            return Err(self.foreign());
+        }
+        progress.start("solve", 2 * len);
+        let mut last_save = Instant::now();
+        for (tier_number, tier) in tiers.into_iter().enumerate() {
+            let size = tier.end - tier.start;
+            if resume.as_ref().is_some_and(|state| state.tier as usize > tier_number) {
+                progress.advance(2 * size);
+                continue;
+            }
+            let state = resume.take_if(|state| state.tier as usize == tier_number);
+            let pending = match &state {
+                Some(state) => Pending::from_masks(&tier, self.chunk, &state.pending).ok_or_else(|| self.foreign())?,
+                None => Pending::new(&tier, self.chunk),
+            };
+            let max_plies = AtomicU16::new(state.as_ref().map_or(0, |s| s.max_plies));
+            let solver =
+                TierSolver { game, bytes: &bytes, codes, chunk: self.chunk, tier, tier_number, max_plies, pending };
+            let first_layer = match state {
+                Some(state) => {
+                    progress.advance(size);
+                    state.next_layer
+                }
+                None => {
+                    progress.stage(&format!("tier {tier_number}: seeding"));
+                    solver.seed(progress)?;
+                    0
+                }
+            };
+            let mut save = |next_layer: u16| -> Result<(), SolveError> {
+                let Some((checkpoint, _)) = self.checkpoints.filter(|(_, every)| last_save.elapsed() >= *every) else {
+                    return Ok(());
+                };
+                let state = SolverState {
+                    chunk: self.chunk,
+                    tier: tier_number as u32,
+                    next_layer,
+                    max_plies: solver.max_plies.load(Relaxed),
+                    pending: solver.pending.to_masks(),
+                };
+                checkpoint.save(&state.to_bytes(), bytes.words()).map_err(SolveError::Checkpoint)?;
+                last_save = Instant::now();
+                Ok(())
+            };
+            save(first_layer)?;
+            progress.stage(&format!("tier {tier_number}: propagation"));
+            solver.propagate(progress, first_layer, &mut save)?;
+            progress.stage(&format!("tier {tier_number}: draws"));
+            solver.finish(progress);
+        }
+        Ok(Solution { words: bytes.into_words(), len })
+    }
+
+    /// The state and words of the checkpoint, if there is one.
+    fn load(&self, len: u64) -> Result<Option<(SolverState, Vec<std::sync::atomic::AtomicU64>)>, SolveError> {
+        let Some((checkpoint, _)) = self.checkpoints else { return Ok(None) };
+        let Some(saved) = checkpoint.load(len.div_ceil(8)).map_err(SolveError::Checkpoint)? else {
+            return Ok(None);
+        };
+        match SolverState::from_bytes(&saved.state) {
+            Some(state) if state.chunk == self.chunk => Ok(Some((state, saved.words))),
+            _ => Err(self.foreign()),
+        }
+    }
+
+    fn foreign(&self) -> SolveError {
+        let path = self.checkpoints.map(|(c, _)| c.path().to_path_buf()).unwrap_or_default();
+        SolveError::ForeignCheckpoint { path }
+    }
 }
 
 /// The working encoding of a byte during a solve.
@@ -258,69 +348,6 @@ impl Codes {
             return Err(SolveError::DistanceOverflow { plies, limit: self.limit(), counters: self.counters() });
         }
         Ok(PackedValue::pack(value).expect("limit is below the packing limit").to_byte())
-    }
-}
-
-fn byte_of(word: u64, idx: u64) -> u8 {
-    (word >> (8 * (idx % 8))) as u8
-}
-
-/// One byte per position, in words that threads update with compare-and-swap.
-struct Bytes {
-    words: Vec<AtomicU64>,
-}
-
-impl Bytes {
-    fn zeroed(len: u64) -> Bytes {
-        Bytes { words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    #[inline]
-    fn load(&self, idx: u64) -> u8 {
-        byte_of(self.words[(idx / 8) as usize].load(Relaxed), idx)
-    }
-
-    /// Loads the words holding `indices`, so that their cache lines are on
-    /// their way in before they are needed (see [`BATCH`]).
-    #[inline]
-    fn touch(&self, indices: impl Iterator<Item = u64>) {
-        let mut any = 0;
-        for idx in indices {
-            any |= self.words[(idx / 8) as usize].load(Relaxed);
-        }
-        std::hint::black_box(any);
-    }
-
-    /// ORs `codes` into the bytes from `start` on, which must be zero.
-    fn or_bytes(&self, start: u64, codes: &[u8]) {
-        let mut word_idx = start / 8;
-        let mut word = 0;
-        for (idx, &code) in (start..).zip(codes) {
-            if idx / 8 != word_idx {
-                self.words[word_idx as usize].fetch_or(word, Relaxed);
-                (word_idx, word) = (idx / 8, 0);
-            }
-            word |= u64::from(code) << (8 * (idx % 8));
-        }
-        self.words[word_idx as usize].fetch_or(word, Relaxed);
-    }
-
-    /// Replaces the byte by `f(byte)` until `f` returns `None` or the swap
-    /// succeeds. Returns the byte that was replaced.
-    #[inline]
-    fn update(&self, idx: u64, mut f: impl FnMut(u8) -> Option<u8>) -> Option<u8> {
-        let word = &self.words[(idx / 8) as usize];
-        let shift = 8 * (idx % 8);
-        let mut current = word.load(Relaxed);
-        loop {
-            let old = (current >> shift) as u8;
-            let new = f(old)?;
-            let replaced = (current & !(0xff << shift)) | (u64::from(new) << shift);
-            match word.compare_exchange_weak(current, replaced, Relaxed, Relaxed) {
-                Ok(_) => return Some(old),
-                Err(actual) => current = actual,
-            }
-        }
     }
 }
 
@@ -400,6 +427,8 @@ struct TierSolver<'a, G> {
     game: &'a G,
     bytes: &'a Bytes,
     codes: Codes,
+    /// Positions per task.
+    chunk: u64,
     tier: Range<u64>,
     tier_number: usize,
     /// The longest distance given to any position of the tier so far,
@@ -408,70 +437,14 @@ struct TierSolver<'a, G> {
     pending: Pending,
 }
 
-/// For each chunk of a tier, the distances at which some of its positions
-/// were decided: a distance layer scans only the chunks that have it.
-///
-/// Layers of long distances hold few positions, so most chunks skip most
-/// layers. Every encodable distance is below 128 (see [`Codes::limit`]).
-struct Pending {
-    first_chunk: u64,
-    masks: Vec<[AtomicU64; 2]>,
-}
-
-impl Pending {
-    fn new(tier: &Range<u64>) -> Pending {
-        let first_chunk = tier.start / CHUNK;
-        let chunks = if tier.is_empty() { 0 } else { (tier.end - 1) / CHUNK - first_chunk + 1 };
-        Pending { first_chunk, masks: (0..chunks).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
-    }
-
-    /// Notes that the position `idx` was decided at distance `plies`.
-    #[inline]
-    fn mark(&self, idx: u64, plies: u16) {
-        if let Some(mask) = self.masks.get((idx / CHUNK - self.first_chunk) as usize) {
-            let (word, bit) = (&mask[usize::from(plies / 64) & 1], 1 << (plies % 64));
-            // Most marks repeat one already made: a load is cheaper than
-            // an atomic update of a shared line.
-            if word.load(Relaxed) & bit == 0 && plies < 128 {
-                word.fetch_or(bit, Relaxed);
-            }
-        }
-    }
-
-    /// Notes that positions in the chunk of `idx` were decided at each
-    /// distance whose bit is set in `distances`.
-    fn mark_all(&self, idx: u64, distances: u128) {
-        let mask = &self.masks[(idx / CHUNK - self.first_chunk) as usize];
-        mask[0].fetch_or(distances as u64, Relaxed);
-        mask[1].fetch_or((distances >> 64) as u64, Relaxed);
-    }
-
-    fn from_masks(tier: &Range<u64>, masks: &[[u64; 2]]) -> Pending {
-        let mut pending = Pending::new(tier);
-        for (mask, saved) in pending.masks.iter_mut().zip(masks) {
-            *mask = saved.map(AtomicU64::new);
-        }
-        pending
-    }
-
-    fn to_masks(&self) -> Vec<[u64; 2]> {
-        self.masks.iter().map(|m| [m[0].load(Relaxed), m[1].load(Relaxed)]).collect()
-    }
-
-    /// Whether the `chunk`-th chunk may hold positions decided at `plies`.
-    fn has(&self, chunk: usize, plies: u16) -> bool {
-        plies < 128 && self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
-    }
-}
-
 impl<G: TieredRetrograde> TierSolver<'_, G> {
     fn chunks(&self) -> Vec<Range<u64>> {
         let Range { start, end } = self.tier;
         let mut bounds = vec![start];
-        let mut next = (start / CHUNK + 1) * CHUNK;
+        let mut next = (start / self.chunk + 1) * self.chunk;
         while next < end {
             bounds.push(next);
-            next += CHUNK;
+            next += self.chunk;
         }
         bounds.push(end);
         bounds.windows(2).map(|w| w[0]..w[1]).collect()
@@ -509,7 +482,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
         self.chunks().into_par_iter().try_for_each_init(Scratch::default, |scratch, chunk| {
             if progress.should_stop() {
-                return Err(SolveError::Interrupted);
+                return Err(SolveError::Interrupted(Interrupted));
             }
             scratch.codes.clear();
             let mut next = chunk.start;
@@ -589,14 +562,14 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
             };
             chunks.par_iter().enumerate().try_for_each_init(Scratch::default, |scratch, (number, chunk)| {
                 if progress.should_stop() {
-                    return Err(SolveError::Interrupted);
+                    return Err(SolveError::Interrupted(Interrupted));
                 }
                 if !self.pending.has(number, plies) {
                     return Ok(());
                 }
                 let mut frontier = std::mem::take(&mut scratch.frontier);
                 frontier.clear();
-                for_each_byte_equal(self.bytes, chunk.clone(), [layer.win, layer.loss], |idx, code| {
+                self.bytes.for_each_equal(chunk.clone(), [layer.win, layer.loss], |idx, code| {
                     frontier.push((idx, code == layer.win));
                 });
                 for batch in frontier.chunks(BATCH) {
@@ -707,106 +680,15 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     /// writes now, and every word holds bytes of this tier or of tiers
     /// already final (never counters), so whole words are rewritten.
     fn finish(&self, progress: &dyn Progress) {
-        let first_counter = self.codes.first_counter;
         self.chunks().into_par_iter().for_each(|chunk| {
-            let mut draws = 0;
-            for word_idx in chunk.start / 8..chunk.end.div_ceil(8) {
-                let word = &self.bytes.words[word_idx as usize];
-                let value = word.load(Relaxed);
-                let counters = bytes_at_least(value, first_counter);
-                if counters != 0 {
-                    // Spread each flagged byte's high bit over the whole byte.
-                    word.store(value & !((counters >> 7) * 0xff), Relaxed);
-                    draws += u64::from(counters.count_ones());
-                }
-            }
-            progress.advance(draws);
+            progress.advance(self.bytes.clear_at_least(chunk, self.codes.first_counter));
         });
-    }
-}
-
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `word` that is zero, and no other bit.
-#[inline]
-fn zero_bytes(word: u64) -> u64 {
-    !(((word & !HIGH_BITS) + !HIGH_BITS) | word | !HIGH_BITS)
-}
-
-/// Calls `f(idx, byte)` for each byte in `range` equal to one of `targets`.
-fn for_each_byte_equal(bytes: &Bytes, range: Range<u64>, targets: [u8; 2], mut f: impl FnMut(u64, u8)) {
-    let splats = targets.map(|t| u64::from(t) * LOW_BITS);
-    for_each_word(bytes, range, |first_idx, word, in_range| {
-        let mut hits = (zero_bytes(word ^ splats[0]) | zero_bytes(word ^ splats[1])) & in_range;
-        while hits != 0 {
-            let byte = hits.trailing_zeros() / 8;
-            f(first_idx + u64::from(byte), (word >> (8 * byte)) as u8);
-            hits &= hits - 1;
-        }
-    });
-}
-
-/// The high bit of each byte of `word` that is at least `floor` (≥ 128).
-#[inline]
-fn bytes_at_least(word: u64, floor: u8) -> u64 {
-    debug_assert!(floor >= 128);
-    let below = u64::from(floor - 128) * LOW_BITS;
-    // Bytes with the high bit set, then compare the low seven bits.
-    let low = word & !HIGH_BITS;
-    ((low | HIGH_BITS) - below) & word & HIGH_BITS
-}
-
-/// Calls `f(index of the word's first byte, word, high bits of the bytes in range)`.
-#[inline]
-fn for_each_word(bytes: &Bytes, range: Range<u64>, mut f: impl FnMut(u64, u64, u64)) {
-    if range.is_empty() {
-        return;
-    }
-    for word_idx in range.start / 8..range.end.div_ceil(8) {
-        let first_idx = word_idx * 8;
-        let mut in_range = HIGH_BITS;
-        if first_idx < range.start {
-            in_range &= HIGH_BITS << (8 * (range.start - first_idx));
-        }
-        if first_idx + 8 > range.end {
-            in_range &= HIGH_BITS >> (8 * (first_idx + 8 - range.end));
-        }
-        f(first_idx, bytes.words[word_idx as usize].load(Relaxed), in_range);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn byte_scans_find_exactly_the_matching_bytes() {
-        let values: Vec<u8> = (0..200u32).map(|i| (i * 37 % 256) as u8).collect();
-        let bytes = Bytes::zeroed(values.len() as u64);
-        for (idx, &v) in values.iter().enumerate() {
-            bytes.update(idx as u64, |_| Some(v));
-        }
-        for range in [0..200, 3..197, 8..16, 5..6, 10..10] {
-            let mut found = Vec::new();
-            for_each_byte_equal(&bytes, range.clone(), [74, 255], |idx, code| found.push((idx, code)));
-            let expected: Vec<_> = range
-                .clone()
-                .filter(|&i| [74, 255].contains(&values[i as usize]))
-                .map(|i| (i, values[i as usize]))
-                .collect();
-            assert_eq!(found, expected);
-            for floor in [128, 200, 243, 255] {
-                for word_idx in range.start / 8..range.end / 8 {
-                    let word = bytes.words[word_idx as usize].load(Relaxed);
-                    for byte in 0..8 {
-                        let flagged = bytes_at_least(word, floor) >> (8 * byte + 7) & 1 == 1;
-                        assert_eq!(flagged, values[(word_idx * 8 + byte) as usize] >= floor, "floor {floor}");
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn counters_sit_above_every_value_that_fits() {

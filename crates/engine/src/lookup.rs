@@ -1,11 +1,10 @@
 //! Solved values, looked up by index, wherever they are kept.
 
-use crate::retrograde::Solution;
-use crate::table::Table;
+use crate::table::{Packed, Table};
 use crate::value::Value;
 
-/// Values that can be looked up by position index: a table on disk, a
-/// solution still in memory, or a plain slice in tests.
+/// Values that can be looked up by position index: a table on disk (full
+/// or compact), a solution still in memory, or a plain slice in tests.
 pub trait Values: Sync {
     /// The number of positions.
     fn len(&self) -> u64;
@@ -19,23 +18,13 @@ pub trait Values: Sync {
     fn probe(&self, idx: u64) -> Value;
 }
 
-impl<B: AsRef<[u8]> + Sync> Values for Table<B> {
+impl Values for Table<Packed> {
     fn len(&self) -> u64 {
         Table::len(self)
     }
 
     fn probe(&self, idx: u64) -> Value {
-        Table::probe(self, idx)
-    }
-}
-
-impl Values for Solution {
-    fn len(&self) -> u64 {
-        Solution::len(self)
-    }
-
-    fn probe(&self, idx: u64) -> Value {
-        self.get(idx).unpack()
+        Table::<Packed>::probe(self, idx)
     }
 }
 

@@ -1,0 +1,133 @@
+//! A game in the terminal against the perfect player: one loop for every
+//! game, each game saying how its positions look and how moves are typed.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::io::{BufRead, Read};
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::output;
+
+/// The longest line a player may type; what is longer is refused.
+const MAX_LINE: u64 = 1024;
+
+/// What the loop needs to know about a game.
+pub trait Playable {
+    /// A position, with whose turn it is.
+    type Position: Clone + Eq + Hash;
+
+    /// What the game is and how moves are typed, shown once.
+    fn intro(&self) -> String;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+
+    /// The position as the player sees it, with every move's value when
+    /// `hints` is set and it is the player's turn; `repeated` is how many
+    /// times the position has stood on the board.
+    fn show(&self, pos: &Self::Position, hints: bool, repeated: u32) -> String;
+
+    /// How the game ended, if it is over.
+    fn result(&self, pos: &Self::Position) -> Option<String>;
+
+    /// Whether the player (not the computer) is to move.
+    fn is_players_turn(&self, pos: &Self::Position) -> bool;
+
+    /// The computer's move: the position after it and what to say of it.
+    fn computer(&mut self, pos: &Self::Position) -> (Self::Position, String);
+
+    /// Every move's value, asked for with `hint`.
+    fn hints(&self, pos: &Self::Position) -> String;
+
+    /// The prompt, such as `Blue to move> `.
+    fn prompt(&self, pos: &Self::Position) -> String;
+
+    /// The position after the move the player typed, or why it cannot be
+    /// played.
+    fn play(&self, pos: &Self::Position, text: &str) -> Result<Self::Position, String>;
+}
+
+/// Plays `game` with lines read from `input` until the game ends, the
+/// player quits or the input does.
+///
+/// # Errors
+///
+/// If the input cannot be read or the output written.
+pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> anyhow::Result<ExitCode> {
+    output::print(&format!("{}\n", game.intro()))?;
+    let mut pos = game.start();
+    let mut seen: HashMap<G::Position, u32> = HashMap::new();
+    loop {
+        let repeated = {
+            let count = seen.entry(pos.clone()).or_insert(0);
+            *count += 1;
+            *count
+        };
+        output::print(&format!("\n{}", game.show(&pos, hints && game.is_players_turn(&pos), repeated)))?;
+        if let Some(result) = game.result(&pos) {
+            output::print(&format!("{result}\n"))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !game.is_players_turn(&pos) {
+            let (child, said) = game.computer(&pos);
+            output::print(&format!("{said}\n"))?;
+            pos = child;
+            continue;
+        }
+        pos = loop {
+            output::print(&game.prompt(&pos))?;
+            let Some(line) = read_line(&mut input)? else {
+                output::print("\n")?;
+                return Ok(ExitCode::SUCCESS);
+            };
+            match line.trim() {
+                "" => continue,
+                "quit" | "q" | "exit" => return Ok(ExitCode::SUCCESS),
+                "hint" | "hints" | "?" => output::print(&format!("{}\n", game.hints(&pos)))?,
+                text => match game.play(&pos, text) {
+                    Ok(child) => break child,
+                    Err(error) => output::print(&format!("{error}\n"))?,
+                },
+            }
+        };
+    }
+}
+
+/// The next line of `input`, or `None` at its end. A line longer than
+/// [`MAX_LINE`] is read to its end and answered as an error of its own.
+fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let read = input.by_ref().take(MAX_LINE + 1).read_until(b'\n', &mut bytes).context("cannot read the input")?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if bytes.len() as u64 > MAX_LINE && !bytes.ends_with(b"\n") {
+        // Skip the rest of the line, a bounded piece at a time.
+        loop {
+            let mut rest = Vec::new();
+            let more = input.by_ref().take(MAX_LINE).read_until(b'\n', &mut rest).context("cannot read the input")?;
+            if more == 0 || rest.ends_with(b"\n") {
+                break;
+            }
+        }
+        return Ok(Some(format!("(a line of over {MAX_LINE} bytes)")));
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_skipped() {
+        let text = format!("a3-b3\n{}\nquit\n", "x".repeat(5000));
+        let mut input = text.as_bytes();
+        assert_eq!(read_line(&mut input).unwrap().as_deref(), Some("a3-b3\n"));
+        assert!(read_line(&mut input).unwrap().unwrap().starts_with("(a line of over"));
+        assert_eq!(read_line(&mut input).unwrap().as_deref(), Some("quit\n"));
+        assert_eq!(read_line(&mut input).unwrap(), None);
+    }
+}

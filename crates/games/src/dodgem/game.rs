@@ -1,0 +1,134 @@
+//! Dodgem as the registry knows it: its parameters, its operations, and the
+//! one parser of what a user asks for.
+
+use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
+use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
+use crate::registry::{GameInfo, Kind, Operation, Supported};
+
+const SIZE: Field = Field::value("size", "N", "Board size (2 to 5)");
+const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");
+const GAME: [Field; 2] = [SIZE, MISERE];
+
+const POSITION: Field = Field::positional(
+    "position",
+    "POSITION",
+    "The position, ranks from the top, e.g. \"B../B../.RR B\" [default: the start of a --size board]",
+);
+const MOVES: Field = Field::value("moves", "MOVES", "Moves to play first, e.g. \"a3-b3 c1-c2\"");
+const SIDE: Field =
+    Field::value("as", "SIDE", "Your side: blue (moves first) or red").with_default("blue").command_line_only();
+
+/// Dodgem in the registry.
+pub const INFO: GameInfo = GameInfo {
+    kind: Kind::Dodgem,
+    id: "dodgem",
+    name: "Dodgem",
+    about: "n×n Dodgem (2 to 5), normal and misère, by tiered retrograde analysis",
+    fields: &GAME,
+    operations: &[
+        Supported { operation: Operation::Solve, about: "Dodgem", fields: &GAME },
+        Supported {
+            operation: Operation::Probe,
+            about: "Dodgem",
+            fields: &[SIZE.with_help("Board size (2 to 5) [default: the position's]"), MISERE, POSITION, MOVES],
+        },
+        Supported {
+            operation: Operation::Verify,
+            about: "Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached)",
+            fields: &[],
+        },
+        Supported { operation: Operation::Play, about: "Dodgem", fields: &[SIZE, MISERE, SIDE, HINTS, SEED] },
+        Supported { operation: Operation::Bench, about: "Dodgem", fields: &[SIZE, MISERE, THREAD_COUNTS] },
+    ],
+};
+
+/// Why a probe's position cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// A size given beside a position of another size.
+    #[error("the position is on a {position}x{position} board, not {asked}x{asked}")]
+    SizeMismatch {
+        /// The position's board size.
+        position: u8,
+        /// The size asked for.
+        asked: u32,
+    },
+    /// A move to play first that cannot be.
+    #[error("move {number}")]
+    Move {
+        /// The move's place in the list, from 1.
+        number: usize,
+        /// What is wrong with it.
+        source: MoveError,
+    },
+}
+
+/// What is wrong with a move given as text.
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    /// It is not a move.
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    /// It cannot be played.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+}
+
+fn objective(params: &Params) -> Result<Objective, ParamError> {
+    Ok(if params.flag(MISERE.name)? { Objective::Misere } else { Objective::Normal })
+}
+
+impl Dodgem {
+    /// The game `params` name: `size` and `misere`.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for a missing or unreadable size, or a size without a
+    /// board.
+    pub fn from_params(params: &Params) -> Result<Dodgem, ParamError> {
+        let size = params.required(SIZE.name, params.number::<u32>(SIZE.name)?)?;
+        Dodgem::new(size, objective(params)?).map_err(ParamError::game)
+    }
+
+    /// The parameters that name this game.
+    pub fn to_params(&self) -> Rendered {
+        let mut params = vec![(SIZE.name, self.size.to_string())];
+        if self.objective == Objective::Misere {
+            params.push((MISERE.name, "true".into()));
+        }
+        params
+    }
+
+    /// `4x4 (normal)`.
+    pub fn describe(&self) -> String {
+        format!("{0}x{0} ({1})", self.size, self.objective.id())
+    }
+}
+
+/// The game and the position a probe asks about: `position` (or the start
+/// of a `size` board) after `moves`, each checked; the game is of the
+/// position's size.
+///
+/// # Errors
+///
+/// [`ParamError`] saying what is wrong.
+pub fn probe_request(params: &Params) -> Result<(Dodgem, Position), ParamError> {
+    let given = params.parsed::<Position>(POSITION.name)?;
+    let size = params.number::<u32>(SIZE.name)?;
+    let mut pos = match (given, size) {
+        (Some(pos), Some(asked)) if asked != u32::from(pos.size()) => {
+            return Err(ParamError::game(RequestError::SizeMismatch { position: pos.size(), asked }));
+        }
+        (Some(pos), _) => pos,
+        (None, Some(size)) => Dodgem::new(size, Objective::Normal).map_err(ParamError::game)?.start(),
+        (None, None) => return Err(ParamError::Combination("give a position, or a size for the starting position")),
+    };
+    let game = Dodgem::new(pos.size().into(), objective(params)?).map_err(ParamError::game)?;
+    let moves = params.text(MOVES.name).unwrap_or_default();
+    for (i, text) in moves.split([' ', ',']).filter(|m| !m.is_empty()).enumerate() {
+        let error = |source: MoveError| ParamError::game(RequestError::Move { number: i + 1, source });
+        let m = text.parse::<Move>().map_err(|e| error(e.into()))?;
+        pos = game.play(&pos, m).map_err(|e| error(e.into()))?;
+    }
+    Ok((game, pos))
+}

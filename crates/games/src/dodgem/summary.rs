@@ -1,0 +1,153 @@
+//! What a solved table says: the summary, the facts kept in its header,
+//! mutual zugzwangs, and every move's value.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+use solved_engine::table::Packed;
+use solved_engine::{Interrupted, Plies, Progress, Table, Tally, Value, Values, reachable};
+
+use super::{Dodgem, EveryPosition, Move, Player, Position};
+
+/// What a solved table says about the whole game.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Summary {
+    /// Over every position, either side to move.
+    pub all: Tally,
+    /// Over the positions reachable from the start.
+    pub reachable: Tally,
+    /// The value of the starting position.
+    pub start: Value,
+    /// The longest win, if any.
+    pub longest_win: Option<Plies>,
+    /// The longest loss, if any.
+    pub longest_loss: Option<Plies>,
+    /// Car placements (with at least one car) that lose for whichever side
+    /// is to move.
+    pub mutual_zugzwang: u64,
+}
+
+/// A table whose header lacks a figure this build stores when it solves.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("the table has no {0:?} figure; delete it to solve again")]
+pub struct MissingFact(pub &'static str);
+
+const REACHABLE: [&str; 4] = ["reachable", "reachable_wins", "reachable_losses", "reachable_draws"];
+const ZUGZWANGS: &str = "zugzwangs";
+
+impl Dodgem {
+    /// The value of `pos` in solved `values` of this game.
+    pub fn probe(&self, values: &(impl Values + ?Sized), pos: &Position) -> Value {
+        values.probe(self.index.index(pos))
+    }
+
+    /// The figures a table stores about itself, computed once from freshly
+    /// solved `values`: the positions reachable from the start by result,
+    /// and the number of mutual zugzwangs.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` asks to stop.
+    pub fn facts(
+        &self,
+        values: &impl Values,
+        progress: &dyn Progress,
+    ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        let reachable = reachable(&EveryPosition(self), &self.start(), progress)?.par_fold(
+            Tally::default,
+            |mut tally, idx| {
+                tally.add(values.probe(idx / 2));
+                tally
+            },
+            Tally::merge,
+        );
+        let counts = [reachable.positions(), reachable.wins, reachable.losses, reachable.draws];
+        let mut facts: Vec<_> = REACHABLE.into_iter().zip(counts).collect();
+        facts.push((ZUGZWANGS, self.mutual_zugzwangs(values).len() as u64));
+        Ok(facts)
+    }
+
+    /// Summarises a solved table of this game.
+    ///
+    /// Counts are over every position: each index stands for a position
+    /// and its mirror image, which have the same value, so they count twice.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingFact`] if the table's header lacks a figure [`facts`](Self::facts) gives.
+    pub fn summary(&self, table: &Table<Packed>) -> Result<Summary, MissingFact> {
+        let chunk = 1 << 16;
+        let (longest_win, longest_loss) = (0..table.len().div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let (mut max_win, mut max_loss) = (None, None);
+                for idx in c * chunk..((c + 1) * chunk).min(table.len()) {
+                    match table.probe(idx) {
+                        Value::Win(d) => max_win = max_win.max(Some(d)),
+                        Value::Loss(d) => max_loss = max_loss.max(Some(d)),
+                        Value::Draw => {}
+                    }
+                }
+                (max_win, max_loss)
+            })
+            .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        let header = table.header();
+        let fact = |name: &'static str| header.fact(name).ok_or(MissingFact(name));
+        let reachable = Tally { wins: fact(REACHABLE[1])?, losses: fact(REACHABLE[2])?, draws: fact(REACHABLE[3])? };
+        Ok(Summary {
+            all: header.tally.times(2),
+            reachable,
+            start: self.probe(table, &self.start()),
+            longest_win,
+            longest_loss,
+            mutual_zugzwang: fact(ZUGZWANGS)?,
+        })
+    }
+
+    /// Placements with at least one car that lose for whichever side is to
+    /// move, with Blue to move. (The empty board, which the terminal rule
+    /// makes lost for both, is not a position of play and is left out.)
+    pub fn mutual_zugzwangs(&self, values: &(impl Values + ?Sized)) -> Vec<Position> {
+        let tiers = self.index.tiers();
+        let chunks: Vec<(usize, Range<u64>)> = tiers
+            .iter()
+            .enumerate()
+            .flat_map(|(t, tier)| {
+                (tier.start..tier.end).step_by(1 << 16).map(move |s| (t, s..(s + (1 << 16)).min(tier.end)))
+            })
+            .collect();
+        chunks
+            .into_par_iter()
+            .flat_map_iter(|(tier, range)| {
+                let mut found = Vec::new();
+                self.index.for_each_in_range(tier, range, |idx, pos| {
+                    // Most positions are not lost with Blue to move: only then
+                    // look up the Red-to-move one, a cache miss away.
+                    if matches!(values.probe(idx), Value::Loss(_))
+                        && !pos.is_empty()
+                        && matches!(self.probe(values, &pos.with_turn(Player::Red)), Value::Loss(_))
+                    {
+                        found.push(pos);
+                    }
+                });
+                found
+            })
+            .collect()
+    }
+
+    /// Every legal move at `pos` with its value for the mover and the
+    /// position it leads to, best first (fastest wins, then draws, then
+    /// slowest losses); ties keep move order.
+    pub fn ranked_moves(&self, pos: &Position, table: &(impl Values + ?Sized)) -> Vec<(Move, Value, Position)> {
+        let mut moves: Vec<_> = self
+            .legal_moves(pos)
+            .into_iter()
+            .map(|m| {
+                let child = self.play_unchecked(pos, m);
+                (m, Value::of_move_into(self.probe(table, &child)), child)
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        moves
+    }
+}

@@ -1,0 +1,131 @@
+//! Dots and Boxes as the registry knows it: its parameters, its operations,
+//! and the one parser of what a user asks for.
+
+use super::wilson::{Diagram, Loony};
+use super::{Board, Line, Player, Position, Variant, parse_moves};
+use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
+use crate::registry::{GameInfo, Kind, Operation, Supported};
+
+const ROWS: Field = Field::value("rows", "R", "Rows of boxes");
+const COLS: Field = Field::value("cols", "C", "Columns of boxes");
+const VARIANT: Field = Field::value(
+    "variant",
+    "VARIANT",
+    "Lines drawn before the game: american (none), swedish (the outer boundary) or icelandic (the left and bottom boundary)",
+)
+.with_default("american");
+const GAME: [Field; 3] = [ROWS, COLS, VARIANT];
+
+const MOVES: Field = Field::positional(
+    "moves",
+    "MOVES",
+    "The lines drawn so far, in order, in Wilson's notation and separated by commas, e.g. \"ab,ba\"; empty for the start",
+);
+const DIAGRAM: Field =
+    Field::value("diagram", "FILE", "Read the position from a Wilson diagram instead").command_line_only();
+const TO_MOVE: Field =
+    Field::value("to-move", "PLAYER", "Who is to move in the diagram, A or B (needed once boxes are taken)")
+        .command_line_only();
+const SIDE: Field = Field::value("as", "PLAYER", "Your side: A moves first").with_default("A").command_line_only();
+
+/// The most bytes a diagram file may have: the largest board Wilson's
+/// letters name, drawn with three text rows between dot rows, with room
+/// for text around it.
+const MAX_DIAGRAM_BYTES: u64 = 64 << 10;
+
+/// Dots and Boxes in the registry.
+pub const INFO: GameInfo = GameInfo {
+    kind: Kind::DotsAndBoxes,
+    id: "dots-and-boxes",
+    name: "Dots and Boxes",
+    about: "American, Swedish and Icelandic boards with up to 30 undrawn lines, by one descending sweep",
+    fields: &GAME,
+    operations: &[
+        Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME },
+        Supported {
+            operation: Operation::Probe,
+            about: "Dots and Boxes",
+            fields: &[ROWS, COLS, VARIANT, MOVES, DIAGRAM, TO_MOVE],
+        },
+        Supported {
+            operation: Operation::Verify,
+            about: "Dots and Boxes (solves the claimed boards if they are not cached)",
+            fields: &[],
+        },
+        Supported {
+            operation: Operation::Play,
+            about: "Dots and Boxes",
+            fields: &[ROWS, COLS, VARIANT, SIDE, HINTS, SEED],
+        },
+        Supported {
+            operation: Operation::Bench,
+            about: "Dots and Boxes",
+            fields: &[ROWS, COLS, VARIANT, THREAD_COUNTS],
+        },
+    ],
+};
+
+impl Board {
+    /// The board `params` name: `rows`, `cols` and `variant`.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for a missing or unreadable size or variant, or a
+    /// board out of reach.
+    pub fn from_params(params: &Params) -> Result<Board, ParamError> {
+        let rows = params.required(ROWS.name, params.number::<u8>(ROWS.name)?)?;
+        let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
+        let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
+        Board::new(rows, cols, variant).map_err(ParamError::game)
+    }
+
+    /// The parameters that name this board.
+    pub fn to_params(&self) -> Rendered {
+        vec![
+            (ROWS.name, self.rows.to_string()),
+            (COLS.name, self.cols.to_string()),
+            (VARIANT.name, self.variant.id().to_string()),
+        ]
+    }
+
+    /// `3x3 (american)`, in boxes.
+    pub fn describe(&self) -> String {
+        format!("{}x{} ({})", self.rows, self.cols, self.variant.id())
+    }
+}
+
+/// What a probe asks about.
+#[derive(Clone, Debug)]
+pub struct ProbeRequest {
+    /// The board.
+    pub board: Board,
+    /// The position.
+    pub position: Position,
+    /// Wilson's loony marks on the diagram the position came from.
+    pub loony: Vec<(Line, Loony)>,
+}
+
+/// The board and the position a probe asks about: the lines `moves`, in
+/// order, or a Wilson `diagram` (a file) with `to-move`.
+///
+/// # Errors
+///
+/// [`ParamError`] saying what is wrong.
+pub fn probe_request(params: &Params) -> Result<ProbeRequest, ParamError> {
+    let board = Board::from_params(params)?;
+    if params.is_given(DIAGRAM.name) && params.is_given(MOVES.name) {
+        return Err(ParamError::Combination("give the moves or a diagram, not both"));
+    }
+    let Some(text) = params.file(DIAGRAM.name, "diagram", MAX_DIAGRAM_BYTES)? else {
+        if params.is_given(TO_MOVE.name) {
+            return Err(ParamError::Combination("to-move is for a diagram: the moves say who is to move"));
+        }
+        let position = parse_moves(&board, params.text(MOVES.name).unwrap_or_default()).map_err(ParamError::game)?;
+        return Ok(ProbeRequest { board, position, loony: Vec::new() });
+    };
+    let diagram: Diagram =
+        text.parse().map_err(|e| ParamError::Rejected { name: DIAGRAM.name, source: Box::new(e) })?;
+    let to_move = params.parsed::<Player>(TO_MOVE.name)?;
+    let position = board.position_from(&diagram, to_move).map_err(ParamError::game)?;
+    Ok(ProbeRequest { board, position, loony: diagram.loony })
+}

@@ -1,0 +1,174 @@
+//! Tic-Tac-Chec as the registry knows it: the game under one pawn rule, its
+//! parameters, its operations, and the tables a probe reads.
+
+use std::sync::Arc;
+
+use solved_engine::compact::Compact;
+use solved_engine::table::Packed;
+use solved_engine::{Table, TableError, TableStore, Value, Values};
+
+use super::{PawnRule, TicTacChecIndex};
+use crate::params::{Field, ParamError, Params, Rendered, THREAD_COUNTS};
+use crate::registry::{GameInfo, Kind, Operation, Supported};
+use crate::tables::Solvable;
+
+const PAWN: Field = Field::value(
+    "pawn",
+    "RULE",
+    "May a pawn travelling back home capture? travel (yes, the canonical rule) or outbound (no)",
+)
+.with_default("travel");
+const GAME: [Field; 1] = [PAWN];
+
+const POSITION: Field = Field::positional(
+    "position",
+    "POSITION",
+    "The position: ranks 4 to 1, side to move, pawn directions, phase, e.g. \"..../..../..../.... w -- open\" [default: the empty board]",
+);
+const SECTIONS: Field = Field::value(
+    "sections",
+    "LIST",
+    "The parts to report, separated by commas: line (a drawing line from the empty board until it repeats), threats (how often a side can win at once, and the defences), variants (how the two pawn rules differ; needs both tables)",
+)
+.with_default("line,threats,variants")
+.command_line_only();
+
+/// Tic-Tac-Chec in the registry.
+pub const INFO: GameInfo = GameInfo {
+    kind: Kind::TicTacChec,
+    id: "tic-tac-chec",
+    name: "Tic-Tac-Chec",
+    about: "all 2.46 billion positions after the opening and the 14 million in it, both pawn rules",
+    fields: &GAME,
+    operations: &[
+        Supported {
+            operation: Operation::Solve,
+            about: "Tic-Tac-Chec: every position after the opening and in it",
+            fields: &GAME,
+        },
+        Supported { operation: Operation::Probe, about: "Tic-Tac-Chec", fields: &[PAWN, POSITION] },
+        Supported {
+            operation: Operation::Verify,
+            about: "Tic-Tac-Chec (solves the travel table if it is not cached, and counts the domain under both pawn rules)",
+            fields: &[],
+        },
+        Supported {
+            operation: Operation::Bench,
+            about: "Tic-Tac-Chec: the full solve, post-opening and opening",
+            fields: &[PAWN, THREAD_COUNTS.with_default("2")],
+        },
+        Supported {
+            operation: Operation::Audit,
+            about: "Tic-Tac-Chec (solves the table first if it is not cached)",
+            fields: &GAME,
+        },
+        Supported {
+            operation: Operation::Compact,
+            about: "Tic-Tac-Chec (solves the table first if it is not cached)",
+            fields: &GAME,
+        },
+        Supported { operation: Operation::Report, about: "Tic-Tac-Chec", fields: &[PAWN, SECTIONS] },
+        Supported { operation: Operation::Census, about: "Tic-Tac-Chec's post-opening domain", fields: &GAME },
+    ],
+};
+
+/// Tic-Tac-Chec under one pawn rule.
+#[derive(Clone, Debug)]
+pub struct TicTacChec {
+    pub(super) rule: PawnRule,
+    pub(super) index: Arc<TicTacChecIndex>,
+}
+
+impl TicTacChec {
+    /// The game under `rule`.
+    pub fn new(rule: PawnRule) -> TicTacChec {
+        TicTacChec { rule, index: Arc::new(TicTacChecIndex::new()) }
+    }
+
+    /// The game `params` name: the `pawn` rule.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for an unknown rule.
+    pub fn from_params(params: &Params) -> Result<TicTacChec, ParamError> {
+        Ok(TicTacChec::new(params.required(PAWN.name, params.parsed::<PawnRule>(PAWN.name)?)?))
+    }
+
+    /// The parameters that name this game.
+    pub fn to_params(&self) -> Rendered {
+        vec![(PAWN.name, self.rule.id().to_string())]
+    }
+
+    /// `travel pawns`.
+    pub fn describe(&self) -> String {
+        format!("{} pawns", self.rule.id())
+    }
+
+    /// The pawn rule.
+    pub fn rule(&self) -> PawnRule {
+        self.rule
+    }
+
+    /// The index.
+    pub fn positions(&self) -> &TicTacChecIndex {
+        &self.index
+    }
+
+    /// The values a probe reads from `store`: the compact copy if it has
+    /// been made (a fifth of the memory), else the full table, else `None`.
+    /// Nothing is solved here.
+    ///
+    /// # Errors
+    ///
+    /// A file that exists but is not a valid table of this game.
+    pub fn open_for_probing(&self, store: &TableStore) -> Result<Option<ProbeValues>, TableError> {
+        let key = self.table_key();
+        if let Some(compact) = store.open::<Compact>(&key)? {
+            return Ok(Some(ProbeValues::Compact(compact)));
+        }
+        Ok(store.open::<Packed>(&key)?.map(ProbeValues::Full))
+    }
+}
+
+/// The values a probe reads: the full table or its compact copy.
+#[derive(Debug)]
+pub enum ProbeValues {
+    /// The table, one byte a position.
+    Full(Table<Packed>),
+    /// Its lossless compact copy.
+    Compact(Table<Compact>),
+}
+
+impl ProbeValues {
+    /// The bytes it occupies.
+    pub fn size_in_bytes(&self) -> u64 {
+        match self {
+            ProbeValues::Full(table) => table.size_in_bytes(),
+            ProbeValues::Compact(table) => table.size_in_bytes(),
+        }
+    }
+
+    /// The results its header records.
+    pub fn tally(&self) -> solved_engine::Tally {
+        match self {
+            ProbeValues::Full(table) => table.header().tally,
+            ProbeValues::Compact(table) => table.header().tally,
+        }
+    }
+}
+
+impl Values for ProbeValues {
+    fn len(&self) -> u64 {
+        match self {
+            ProbeValues::Full(table) => table.len(),
+            ProbeValues::Compact(table) => table.len(),
+        }
+    }
+
+    fn probe(&self, idx: u64) -> Value {
+        match self {
+            ProbeValues::Full(table) => table.probe(idx),
+            ProbeValues::Compact(table) => table.probe(idx),
+        }
+    }
+}
