@@ -263,6 +263,18 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_subset_ranks_below_the_count_and_unranks_back(n in 1u32..=64, picks in proptest::collection::vec(0u32..64, 0..=64)) {
+            let mask = picks.iter().filter(|&&bit| bit < n).fold(0u64, |m, &bit| m | 1 << bit);
+            let subsets = Subsets::new(n, mask.count_ones());
+            let rank = subsets.rank(mask);
+            proptest::prop_assert!(rank < subsets.count());
+            proptest::prop_assert_eq!(subsets.unrank(rank), mask);
+            proptest::prop_assert_eq!(bits(mask).fold(0u64, |m, bit| m | 1 << bit), mask);
+        }
+    }
+
     #[test]
     fn full_width_universe_round_trips() {
         let subsets = Subsets::new(64, 3);

@@ -29,6 +29,7 @@
 pub mod claims;
 pub mod dodgem;
 pub mod dots_and_boxes;
+pub mod info;
 pub mod params;
 pub mod player;
 pub mod registry;

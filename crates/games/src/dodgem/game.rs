@@ -2,8 +2,8 @@
 //! one parser of what a user asks for.
 
 use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
+use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
-use crate::registry::{GameInfo, Kind, Operation, Supported};
 
 const SIZE: Field = Field::value("size", "N", "Board size (2 to 5)");
 const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");

@@ -380,3 +380,20 @@ fn published_4x4_claims_hold_and_the_record_is_checked_move_by_move() {
     assert!(record.iter().filter(|m| m.written.ends_with('!')).all(|m| m.drawing_moves == 1));
     assert!(record.iter().all(|m| m.value_after.is_some()), "the replay reaches the end");
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_position_indexes_writes_and_mirrors_back(size in 2u32..=5, misere: bool, choice: u64) {
+        let game = game(size, if misere { Objective::Misere } else { Objective::Normal });
+        let every = EveryPosition(&game);
+        let idx = choice % every.position_count();
+        let pos = every.unindex(idx);
+        proptest::prop_assert_eq!(every.index(&pos), idx);
+        proptest::prop_assert_eq!(pos.to_string().parse::<Position>(), Ok(pos));
+        proptest::prop_assert_eq!(game.mirror(&game.mirror(&pos)), pos);
+        proptest::prop_assert_eq!(game.index(&game.mirror(&pos)), game.index(&pos));
+        for m in game.legal_moves(&pos) {
+            proptest::prop_assert_eq!(m.to_string().parse::<Move>(), Ok(m));
+        }
+    }
+}

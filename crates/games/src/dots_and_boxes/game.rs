@@ -3,8 +3,8 @@
 
 use super::wilson::{Diagram, Loony};
 use super::{Board, Line, Player, Position, Variant, parse_moves};
+use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
-use crate::registry::{GameInfo, Kind, Operation, Supported};
 
 const ROWS: Field = Field::value("rows", "R", "Rows of boxes");
 const COLS: Field = Field::value("cols", "C", "Columns of boxes");

@@ -287,3 +287,17 @@ fn the_computer_takes_a_free_box_among_best_lines() {
     assert!(scores.iter().any(|s| s.line == line && s.best));
     assert_eq!(line, "bc".parse().unwrap());
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_line_name_reads_back(row in 0u8..26, col in 0u8..26) {
+        let name: String = [char::from(b'a' + row), char::from(b'a' + col)].iter().collect();
+        match Line::new(row, col) {
+            Some(line) => {
+                proptest::prop_assert_eq!(line.to_string(), name.clone());
+                proptest::prop_assert_eq!(name.parse::<Line>(), Ok(line));
+            }
+            None => proptest::prop_assert!(name.parse::<Line>().is_err()),
+        }
+    }
+}

@@ -4,8 +4,8 @@
 use std::io;
 
 use super::{Board, BoardError, Numbering, Overshoot, built_in, parse_board, parse_jumps};
+use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, ParamError, Params, Rendered};
-use crate::registry::{GameInfo, Kind, Operation, Supported};
 
 const BOARD: Field = Field::value(
     "board",

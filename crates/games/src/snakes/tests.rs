@@ -232,3 +232,12 @@ fn generated_boards_are_valid_and_repeatable() {
     assert_eq!(a.jumps().len(), 60);
     assert!(expected_turns(&a).from_start.is_some());
 }
+
+proptest::proptest! {
+    #[test]
+    fn any_generated_board_reads_back_from_its_file(goal in 7u32..400, jumps in 0usize..40, seed: u64) {
+        let board = generate(goal, jumps.min(goal as usize / 4), seed, Overshoot::Bounce);
+        let again = parse_board(board.name(), &board.to_string(), Overshoot::Bounce).unwrap();
+        proptest::prop_assert_eq!(again, board);
+    }
+}

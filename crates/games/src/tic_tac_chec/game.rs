@@ -8,8 +8,8 @@ use solved_engine::table::Packed;
 use solved_engine::{Table, TableError, TableStore, Value, Values};
 
 use super::{PawnRule, TicTacChecIndex};
+use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, ParamError, Params, Rendered, THREAD_COUNTS};
-use crate::registry::{GameInfo, Kind, Operation, Supported};
 use crate::tables::Solvable;
 
 const PAWN: Field = Field::value(

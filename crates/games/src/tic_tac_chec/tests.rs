@@ -2,6 +2,7 @@ use std::collections::HashMap;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use solved_engine::{DenseIndex, Expansion, Rules, Silent, TieredRetrograde, Value, Values, retrograde};
 
 use super::*;
 
@@ -262,4 +263,222 @@ fn a_threat_is_the_other_sides_win_at_once() {
     assert!(pos.is_threatened(PawnRule::Travel));
     // The flipped twin is the same position seen from the other side.
     assert!(pos.flipped().is_threatened(PawnRule::Travel) && !pos.flipped().can_win_at_once(PawnRule::Travel));
+}
+
+/// A position of [`CutOpening`]: one of the opening's first plies, or a
+/// stand-in for the positions after them.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Node {
+    Real(Position),
+    StandIn(u64),
+}
+
+/// The opening's first `CUT` plies, solved through the game's own solver
+/// glue (its tiers' positions, `for_each_in_range`, `expand`, the index),
+/// with every position from ply `CUT` on replaced by one of a few terminal
+/// stand-ins of fixed values: a solve small enough for a test that takes
+/// the same code paths as the opening of the full solve.
+struct CutOpening<'a> {
+    game: &'a TicTacChec,
+    /// The real indices of plies `0..CUT`.
+    kept: std::ops::Range<u64>,
+}
+
+impl CutOpening<'_> {
+    const CUT: usize = 4;
+    const STAND_INS: u64 = 1009;
+
+    fn new(game: &TicTacChec) -> CutOpening<'_> {
+        let kept = game.index.opening_ply(0).start..game.index.opening_ply(Self::CUT).start;
+        CutOpening { game, kept }
+    }
+
+    /// The stand-in's value, for the side to move there: mostly a win, so
+    /// that a move into it is bad, sometimes a draw, rarely a loss; then the
+    /// kept plies hold wins, losses and draws alike.
+    fn stand_in(slot: u64) -> Value {
+        use solved_engine::Plies;
+        match slot % 64 {
+            0 => Value::Loss(Plies(0)),
+            1..=4 => Value::Draw,
+            _ => Value::Win(Plies(0)),
+        }
+    }
+
+    /// The cut game's index of the real index `real`.
+    fn map(&self, real: u64) -> u64 {
+        if self.kept.contains(&real) { Self::STAND_INS + real - self.kept.start } else { real % Self::STAND_INS }
+    }
+}
+
+impl Rules for CutOpening<'_> {
+    type Position = Node;
+
+    fn terminal_value(&self, node: &Node) -> Option<Value> {
+        match node {
+            Node::StandIn(slot) => Some(Self::stand_in(*slot)),
+            Node::Real(pos) => Reference(self.game).terminal_value(pos),
+        }
+    }
+
+    fn for_each_child(&self, node: &Node, mut f: impl FnMut(Node)) {
+        if let Node::Real(pos) = node {
+            Reference(self.game).for_each_child(pos, |child| f(self.unindex(self.map(self.game.index(&child)))));
+        }
+    }
+}
+
+impl DenseIndex for CutOpening<'_> {
+    fn position_count(&self) -> u64 {
+        Self::STAND_INS + self.kept.end - self.kept.start
+    }
+
+    fn index(&self, node: &Node) -> u64 {
+        match node {
+            Node::StandIn(slot) => *slot,
+            Node::Real(pos) => self.map(self.game.index(pos)),
+        }
+    }
+
+    fn unindex(&self, idx: u64) -> Node {
+        if idx < Self::STAND_INS {
+            Node::StandIn(idx)
+        } else {
+            Node::Real(self.game.unindex(idx - Self::STAND_INS + self.kept.start))
+        }
+    }
+}
+
+impl TieredRetrograde for CutOpening<'_> {
+    fn tiers(&self) -> Vec<std::ops::Range<u64>> {
+        let stand_ins = std::iter::once(0..Self::STAND_INS);
+        let plies = (0..Self::CUT).rev().map(|ply| {
+            let real = self.game.index.opening_ply(ply);
+            self.map(real.start)..self.map(real.start) + (real.end - real.start)
+        });
+        stand_ins.chain(plies).collect()
+    }
+
+    fn max_in_tier_moves(&self) -> u8 {
+        self.game.max_in_tier_moves()
+    }
+
+    fn for_each_in_range(&self, tier: usize, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Node)) {
+        if tier == 0 {
+            range.for_each(|slot| f(slot, Node::StandIn(slot)));
+            return;
+        }
+        let offset = self.kept.start - Self::STAND_INS;
+        // Tier 0 of the game is after the opening: any other is a ply of it.
+        let real = range.start + offset..range.end + offset;
+        self.game.for_each_in_range(1, real, |idx, pos| f(idx - offset, Node::Real(pos)));
+    }
+
+    fn expand(&self, node: &Node, mut earlier_child: impl FnMut(u64)) -> Expansion {
+        match node {
+            Node::StandIn(slot) => Expansion::Terminal(Self::stand_in(*slot)),
+            Node::Real(pos) => self.game.expand(pos, |real| earlier_child(self.map(real))),
+        }
+    }
+
+    fn for_each_parent(&self, node: &Node, mut f: impl FnMut(u64, Node)) {
+        if let Node::Real(pos) = node {
+            self.game.for_each_parent(pos, |idx, parent| f(self.map(idx), Node::Real(parent)));
+        }
+    }
+}
+
+#[test]
+fn the_opening_solved_through_the_solver_glue_agrees_with_the_plain_rules() {
+    for rule in RULES {
+        let game = TicTacChec::new(rule);
+        let cut = CutOpening::new(&game);
+        let solution = retrograde::solve(&cut, &Silent).unwrap();
+        let mut seen = [0u64; 3];
+        for idx in CutOpening::STAND_INS..cut.position_count() {
+            let Node::Real(pos) = cut.unindex(idx) else { unreachable!("kept positions are real") };
+            // Minimax over the plain rules' moves, no index on the mover's
+            // side: children read by their own colour (the opening is
+            // never flipped) or as the stand-in their index names.
+            let implied = pos
+                .legal_moves(rule)
+                .into_iter()
+                .map(|m| {
+                    let child = pos.play_unchecked(m);
+                    let real = game.index(&child);
+                    let value = if cut.kept.contains(&real) {
+                        solution.get(cut.map(real)).unpack()
+                    } else {
+                        CutOpening::stand_in(real % CutOpening::STAND_INS)
+                    };
+                    Value::of_move_into(value)
+                })
+                .max()
+                .expect("no opening position is over");
+            let solved = solution.get(idx).unpack();
+            assert_eq!(solved, implied, "{pos} under {rule:?}");
+            seen[match solved {
+                Value::Win(_) => 0,
+                Value::Loss(_) => 1,
+                Value::Draw => 2,
+            }] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 0), "wins, losses and draws all occur: {seen:?}");
+    }
+}
+
+/// Where a solved travel table may be, for the checks that need the full
+/// solve (a few minutes and 2.5 GB): `SOLVED_TTC_TABLES`, set by whoever
+/// has built one (`solved solve tic-tac-chec`).
+fn full_table() -> Option<ProbeValues> {
+    let dir = std::env::var_os("SOLVED_TTC_TABLES")?;
+    let game = TicTacChec::new(PawnRule::Travel);
+    game.open_for_probing(&solved_engine::TableStore::new(dir)).expect("the table there is valid")
+}
+
+#[test]
+fn solved_values_agree_with_the_plain_rules_for_either_colour_without_the_flip() {
+    let Some(values) = full_table() else {
+        eprintln!("not checked: set SOLVED_TTC_TABLES to a directory holding the solved travel table");
+        return;
+    };
+    let game = TicTacChec::new(PawnRule::Travel);
+    let every = BothColours(&game);
+    let mut rng = StdRng::seed_from_u64(14);
+    for _ in 0..200_000 {
+        let pos = every.unindex(rng.random_range(0..every.position_count()));
+        // A Black-to-move position's value is its flipped twin's; its
+        // White-to-move children are read as they stand.
+        let stored = values.probe(game.index(&pos));
+        let implied = match every.terminal_value(&pos) {
+            Some(value) => value,
+            None => {
+                let mut best = None;
+                every.for_each_child(&pos, |child| {
+                    let value = Value::of_move_into(values.probe(game.index(&child)));
+                    best = best.max(Some(value));
+                });
+                best.expect("a position that is not over has a move")
+            }
+        };
+        assert_eq!(stored, implied, "{pos}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_position_indexes_writes_and_flips_back(choice: u64) {
+        let index = index();
+        let idx = choice % index.count();
+        let pos = index.unindex(idx);
+        proptest::prop_assert_eq!(index.index(&pos), idx);
+        proptest::prop_assert_eq!(pos.to_string().parse::<Position>(), Ok(pos));
+        proptest::prop_assert_eq!(pos.flipped().flipped(), pos);
+        if !pos.is_opening() {
+            proptest::prop_assert_eq!(index.index(&pos.flipped()), idx, "a Black-to-move twin shares its index");
+        }
+        for m in pos.legal_moves(PawnRule::Travel) {
+            proptest::prop_assert_eq!(m.to_string().parse::<Move>(), Ok(m));
+        }
+    }
 }
