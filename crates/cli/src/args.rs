@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
-use solved_games::params::{Field, Kind as FieldKind};
+use solved_games::params::{Field, Shape};
 use solved_games::registry::{GAMES, GameInfo, Kind, Operation};
 
 /// A parsed command line.
@@ -125,11 +125,11 @@ fn game_command(game: &GameInfo, about: &'static str, fields: &'static [Field]) 
 }
 
 fn arg_of(field: &Field) -> Arg {
-    let arg = Arg::new(field.name).help(field.help);
-    let arg = match field.kind {
-        FieldKind::Flag => return arg.long(field.name).action(ArgAction::SetTrue),
-        FieldKind::Value => arg.long(field.name).value_name(field.value_name).action(ArgAction::Set),
-        FieldKind::Positional => arg.value_name(field.value_name).action(ArgAction::Set),
+    let arg = Arg::new(field.name).help(field.help).required(field.required);
+    let arg = match field.shape {
+        Shape::Flag => return arg.long(field.name).action(ArgAction::SetTrue),
+        Shape::Value => arg.long(field.name).value_name(field.value_name).action(ArgAction::Set),
+        Shape::Positional => arg.value_name(field.value_name).action(ArgAction::Set),
     };
     // Shown in the help; the game's parser applies the default itself.
     match field.default {
@@ -176,9 +176,9 @@ fn pairs(matches: &ArgMatches, fields: &[Field]) -> Vec<(String, String)> {
         if matches.value_source(field.name) != Some(ValueSource::CommandLine) {
             continue;
         }
-        let value = match field.kind {
-            FieldKind::Flag => matches.get_flag(field.name).to_string(),
-            FieldKind::Value | FieldKind::Positional => {
+        let value = match field.shape {
+            Shape::Flag => matches.get_flag(field.name).to_string(),
+            Shape::Value | Shape::Positional => {
                 matches.get_one::<String>(field.name).cloned().expect("a value was given")
             }
         };

@@ -14,9 +14,10 @@
 //! [`compact`] makes a smaller lossless copy of a table of values.
 //! [`solve_naive`] and [`audit`] exist to check the fast path independently.
 //!
-//! The layers point one way: `value`, `packed`, `tally`, `index` and
-//! `progress` depend on nothing; `table` on those; `lookup`, the solvers
-//! and `compact` on `table`; nothing depends on a solver but the games.
+//! The layers point one way: `value`, `index` and `progress` depend on
+//! nothing, `packed`, `tally` and `game` on `value` alone; `table` on those;
+//! `lookup`, the solvers and `compact` on `table`; nothing depends on a
+//! solver but the games.
 //!
 //! The engine knows nothing of any particular game and does no terminal or
 //! network I/O; long computations report through [`Progress`].

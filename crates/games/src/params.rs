@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 /// How a parameter is written.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Kind {
+pub enum Shape {
     /// Given or not: `--misere`, `misere=true`.
     Flag,
     /// A named value: `--size 4`, `size=4`.
@@ -38,13 +38,16 @@ pub struct Field {
     /// Its name: the long flag and the query key.
     pub name: &'static str,
     /// How it is written.
-    pub kind: Kind,
+    pub shape: Shape,
     /// What its value is, in usage lines (`N`, `FILE`).
     pub value_name: &'static str,
     /// One line of help.
     pub help: &'static str,
     /// The value it has when not given.
     pub default: Option<&'static str>,
+    /// Whether it must be given (the game's parser says so if it is not;
+    /// the command line's usage shows it).
+    pub required: bool,
     /// Where it can be given.
     pub scope: Scope,
 }
@@ -52,17 +55,33 @@ pub struct Field {
 impl Field {
     /// A flag.
     pub const fn flag(name: &'static str, help: &'static str) -> Field {
-        Field { name, kind: Kind::Flag, value_name: "", help, default: None, scope: Scope::Everywhere }
+        Field {
+            name,
+            shape: Shape::Flag,
+            value_name: "",
+            help,
+            default: None,
+            required: false,
+            scope: Scope::Everywhere,
+        }
     }
 
     /// A named value.
     pub const fn value(name: &'static str, value_name: &'static str, help: &'static str) -> Field {
-        Field { name, kind: Kind::Value, value_name, help, default: None, scope: Scope::Everywhere }
+        Field { name, shape: Shape::Value, value_name, help, default: None, required: false, scope: Scope::Everywhere }
     }
 
     /// A value the command line takes by position.
     pub const fn positional(name: &'static str, value_name: &'static str, help: &'static str) -> Field {
-        Field { name, kind: Kind::Positional, value_name, help, default: None, scope: Scope::Everywhere }
+        Field {
+            name,
+            shape: Shape::Positional,
+            value_name,
+            help,
+            default: None,
+            required: false,
+            scope: Scope::Everywhere,
+        }
     }
 
     /// The same, with this value when not given.
@@ -70,14 +89,14 @@ impl Field {
         Field { default: Some(default), ..self }
     }
 
+    /// The same, to be given always.
+    pub const fn required(self) -> Field {
+        Field { required: true, ..self }
+    }
+
     /// The same, given only on the command line.
     pub const fn command_line_only(self) -> Field {
         Field { scope: Scope::CommandLine, ..self }
-    }
-
-    /// The same, with other help (the same parameter, said for one operation).
-    pub const fn with_help(self, help: &'static str) -> Field {
-        Field { help, ..self }
     }
 }
 

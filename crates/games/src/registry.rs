@@ -12,7 +12,7 @@
 use solved_engine::{Progress, TableKey};
 
 pub use crate::info::{GameInfo, Kind, Operation, Supported};
-use crate::params::{Field, Kind as FieldKind, ParamError, Params, Rendered};
+use crate::params::{Field, ParamError, Params, Rendered, Shape};
 use crate::tables::{ObtainError, Solvable};
 use crate::{dodgem, dots_and_boxes, snakes, tic_tac_chec};
 
@@ -33,11 +33,11 @@ pub fn arguments(fields: &[Field], params: &Rendered) -> Vec<String> {
         if field.default == Some(value.as_str()) {
             continue;
         }
-        match field.kind {
-            FieldKind::Flag if value == "true" => arguments.push(format!("--{name}")),
-            FieldKind::Flag => {}
-            FieldKind::Value => arguments.extend([format!("--{name}"), value.clone()]),
-            FieldKind::Positional => arguments.push(value.clone()),
+        match field.shape {
+            Shape::Flag if value == "true" => arguments.push(format!("--{name}")),
+            Shape::Flag => {}
+            Shape::Value => arguments.extend([format!("--{name}"), value.clone()]),
+            Shape::Positional => arguments.push(value.clone()),
         }
     }
     arguments
@@ -132,16 +132,6 @@ impl Game {
         }
     }
 
-    /// A short description of the board and variant, such as `4x4 (misere)`.
-    pub fn describe(&self) -> String {
-        match self {
-            Game::Dodgem(game) => game.describe(),
-            Game::DotsAndBoxes(board) => board.describe(),
-            Game::Snakes(board) => board.name().to_string(),
-            Game::TicTacChec(game) => game.describe(),
-        }
-    }
-
     /// What the game's table is called and holds, or `None` for a game
     /// without a table.
     pub fn table_key(&self) -> Option<TableKey> {
@@ -209,7 +199,6 @@ mod tests {
             let pairs = rendered.iter().map(|(n, v)| (n.to_string(), v.clone()));
             let again = Game::resolve(game.kind(), &Params::new(pairs, game.info().fields, &NoFiles).unwrap()).unwrap();
             assert_eq!(again.to_params(), rendered, "{game:?}");
-            assert_eq!(again.describe(), game.describe());
         }
     }
 

@@ -73,7 +73,12 @@
   );
 
   const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
-  const parseSquare = (name) => ({ file: name.charCodeAt(0) - 97, rank: Number(name.slice(1)) - 1 });
+  /** Each square of the largest board by its name, as the API writes it: names are looked up, never read. */
+  const SQUARES = new Map();
+  for (let file = 0; file < 5; file++) {
+    for (let rank = 0; rank < 5; rank++) SQUARES.set(squareName(file, rank), { file, rank });
+  }
+  const squareAt = (name) => SQUARES.get(name);
 
   /** The top-left corner of a square; the board sits below the row where Red's cars leave. */
   function corner(n, file, rank) {
@@ -82,9 +87,9 @@
 
   /** Where a move's car ends: a square, or the frame beyond its exit edge. */
   function destination(n, player, move) {
-    const from = parseSquare(move.from);
+    const from = squareAt(move.from);
     if (move.to !== "off") {
-      const to = parseSquare(move.to);
+      const to = squareAt(move.to);
       return { ...corner(n, to.file, to.rank), off: false, from };
     }
     const c = corner(n, from.file, from.rank);
@@ -105,7 +110,7 @@
     const p = state.probe;
     if (!p) return;
     const n = p.size;
-    const cars = p.cars.map((car) => ({ player: car.player, ...parseSquare(car.square) }));
+    const cars = p.cars.map((car) => ({ player: car.player, ...squareAt(car.square) }));
     const size = (n + 1) * CELL;
     board.setAttribute("viewBox", `-4 -4 ${size + 8} ${size + 8}`);
     board.setAttribute("width", size + 8);

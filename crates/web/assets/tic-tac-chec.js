@@ -84,7 +84,14 @@
   }
 
   const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
-  const squareXY = (name) => ({ x: (name.charCodeAt(0) - 97) * CELL, y: CELL + HAND_GAP + (4 - Number(name[1])) * CELL });
+  /** Each square's corner by its name, as the API writes it: names are looked up, never read. */
+  const CORNERS = new Map();
+  for (let file = 0; file < 4; file++) {
+    for (let rank = 0; rank < 4; rank++) {
+      CORNERS.set(squareName(file, rank), { x: file * CELL, y: CELL + HAND_GAP + (3 - rank) * CELL });
+    }
+  }
+  const squareXY = (name) => CORNERS.get(name);
   const handY = (color) => (color === "black" ? 0 : 5 * CELL + 2 * HAND_GAP);
 
   /** The moves of the piece picked up: a square on the board, or a role in hand. */

@@ -12,26 +12,14 @@ use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::encoding::Encoding;
 use super::{CRC, FormatError, HEADER_LEN, Header, TableError, TableKey, file};
 use crate::tally::Tally;
 
 const MAGIC: [u8; 8] = *b"SOLVEDCP";
 
-/// The encoding a checkpoint's header names: a solve's working words,
+/// The encoding code a checkpoint's header gives: a solve's working words,
 /// which no table holds.
-#[derive(Copy, Clone, Debug)]
-struct Working;
-
-impl Encoding for Working {
-    const CODE: u32 = 0x100;
-    const NAME: &'static str = "a solve's working words";
-    const SUFFIX: &'static str = ".checkpoint";
-
-    fn payload_len(positions: u64, _: Tally) -> Option<u64> {
-        Some(positions)
-    }
-}
+const WORKING: u32 = 0x100;
 
 /// What a checkpoint holds: the solver's state, as bytes only it reads,
 /// and its working words.
@@ -69,8 +57,7 @@ impl Checkpoint {
     pub fn save(&self, state: &[u8], words: &[AtomicU64]) -> Result<(), TableError> {
         let dir = self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|source| TableError::Write { path: self.path.clone(), source })?;
-        let header =
-            Header { key: self.key.clone(), encoding: Working::CODE, tally: Tally::default(), facts: Vec::new() };
+        let header = Header { key: self.key.clone(), encoding: WORKING, tally: Tally::default(), facts: Vec::new() };
         file::write_atomically(&self.path, |out| {
             let mut digest = CRC.digest();
             let mut put = |bytes: &[u8]| -> io::Result<()> {
@@ -124,7 +111,8 @@ impl Checkpoint {
         if take(8)? != MAGIC {
             return Err(invalid(FormatError::Magic));
         }
-        Header::read::<Working>(&take(HEADER_LEN as u64)?, &self.key).map_err(invalid)?;
+        Header::read_coded(&take(HEADER_LEN as u64)?, &self.key, WORKING, "a solve's working words")
+            .map_err(invalid)?;
         let state_len = number(take(8)?);
         let state = take(state_len)?;
         let count = number(take(8)?);

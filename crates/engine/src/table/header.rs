@@ -124,6 +124,16 @@ impl Header {
     ///
     /// The first check that fails, as a [`FormatError`].
     pub fn read<E: Encoding>(bytes: &[u8], expected: &TableKey) -> Result<Header, FormatError> {
+        Header::read_coded(bytes, expected, E::CODE, E::NAME)
+    }
+
+    /// As [`read`](Self::read), for the encoding `code` called `name`.
+    pub(super) fn read_coded(
+        bytes: &[u8],
+        expected: &TableKey,
+        code: u32,
+        name: &'static str,
+    ) -> Result<Header, FormatError> {
         let Some(bytes) = bytes.get(..HEADER_LEN) else {
             return Err(FormatError::TooShort { len: bytes.len() as u64 });
         };
@@ -152,8 +162,8 @@ impl Header {
             });
         }
         let encoding = u32_at(bytes, 12);
-        if encoding != E::CODE {
-            return Err(FormatError::Encoding { found: encoding, expected: E::CODE, name: E::NAME });
+        if encoding != code {
+            return Err(FormatError::Encoding { found: encoding, expected: code, name });
         }
         let positions = u64_at(bytes, 72);
         if positions != expected.positions {

@@ -5,7 +5,7 @@ use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
 use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
 
-const SIZE: Field = Field::value("size", "N", "Board size (2 to 5)");
+const SIZE: Field = Field::value("size", "N", "Board size (2 to 5)").required();
 const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");
 const GAME: [Field; 2] = [SIZE, MISERE];
 
@@ -30,7 +30,12 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Probe,
             about: "Dodgem",
-            fields: &[SIZE.with_help("Board size (2 to 5) [default: the position's]"), MISERE, POSITION, MOVES],
+            fields: &[
+                Field::value("size", "N", "Board size (2 to 5) [default: the position's]"),
+                MISERE,
+                POSITION,
+                MOVES,
+            ],
         },
         Supported {
             operation: Operation::Verify,
@@ -97,11 +102,6 @@ impl Dodgem {
             params.push((MISERE.name, "true".into()));
         }
         params
-    }
-
-    /// `4x4 (normal)`.
-    pub fn describe(&self) -> String {
-        format!("{0}x{0} ({1})", self.size, self.objective.id())
     }
 }
 

@@ -6,8 +6,8 @@ use super::{Board, Line, Player, Position, Variant, parse_moves};
 use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
 
-const ROWS: Field = Field::value("rows", "R", "Rows of boxes");
-const COLS: Field = Field::value("cols", "C", "Columns of boxes");
+const ROWS: Field = Field::value("rows", "R", "Rows of boxes").required();
+const COLS: Field = Field::value("cols", "C", "Columns of boxes").required();
 const VARIANT: Field = Field::value(
     "variant",
     "VARIANT",
@@ -86,11 +86,6 @@ impl Board {
             (COLS.name, self.cols.to_string()),
             (VARIANT.name, self.variant.id().to_string()),
         ]
-    }
-
-    /// `3x3 (american)`, in boxes.
-    pub fn describe(&self) -> String {
-        format!("{}x{} ({})", self.rows, self.cols, self.variant.id())
     }
 }
 

@@ -99,11 +99,6 @@ impl TicTacChec {
         vec![(PAWN.name, self.rule.id().to_string())]
     }
 
-    /// `travel pawns`.
-    pub fn describe(&self) -> String {
-        format!("{} pawns", self.rule.id())
-    }
-
     /// The pawn rule.
     pub fn rule(&self) -> PawnRule {
         self.rule

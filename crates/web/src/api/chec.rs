@@ -9,6 +9,7 @@ use axum::routing::get;
 use serde::Serialize;
 use solved_engine::Value;
 use solved_engine::compact::Compact;
+use solved_engine::table::Packed;
 use solved_engine::{DenseIndex, Values};
 use solved_games::registry::{Game, Operation, command_line};
 use solved_games::tables::Solvable;
@@ -46,10 +47,14 @@ impl MissingJson {
     }
 }
 
-/// The values a probe reads, if the tables have been built: the server
-/// never builds them. Blocks: call from a blocking thread.
+/// The values a probe reads (the game says which), if the tables have been
+/// built: the server never builds them. They are kept under the file they
+/// came from, so that a compact copy made after the full table was loaded
+/// is read next time. Blocks: call from a blocking thread.
 fn values(state: &Shared, game: &TicTacChec) -> Result<Option<Arc<ProbeValues>>, ApiError> {
-    let path = state.store().path::<Compact>(&game.table_key());
+    let key = game.table_key();
+    let compact = state.store().path::<Compact>(&key);
+    let path = if compact.is_file() { compact } else { state.store().path::<Packed>(&key) };
     state.load(path, ProbeValues::size_in_bytes, |store| game.open_for_probing(store))
 }
 
