@@ -10,6 +10,10 @@ use solved_engine::{Interrupted, TableStore};
 use crate::args::Invocation;
 use crate::output::is_closed_pipe;
 
+/// The most worker threads: far more than any machine this runs on has
+/// cores, and few enough that their stacks fit in memory.
+const MAX_THREADS: usize = 256;
+
 /// Settings every command shares.
 #[derive(Debug)]
 pub struct Config {
@@ -20,8 +24,8 @@ pub struct Config {
 impl Config {
     pub fn resolve(invocation: &Invocation) -> anyhow::Result<Config> {
         if let Some(threads) = invocation.threads {
-            if threads == 0 {
-                bail!("--threads must be at least 1");
+            if !(1..=MAX_THREADS).contains(&threads) {
+                bail!("--threads must be at least 1 and at most {MAX_THREADS}, not {threads}");
             }
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)

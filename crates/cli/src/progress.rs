@@ -8,15 +8,26 @@ use solved_engine::Progress;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Set while a person types at a prompt: nothing is being written then.
+static AT_PROMPT: AtomicBool = AtomicBool::new(false);
+
 /// Makes the first Ctrl-C ask running solves to stop cleanly (nothing is
-/// half-written: tables appear only by rename), and a second one exit at once.
+/// half-written: tables appear only by rename), and a second one exit at
+/// once; at a prompt (see [`at_prompt`]), the first one quits.
 pub fn handle_interrupts() {
     let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        if AT_PROMPT.load(Ordering::SeqCst) || INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!();
             std::process::exit(130);
         }
         eprintln!("\nsolved: stopping (press Ctrl-C again to quit at once)");
     });
+}
+
+/// From now on the process only waits for what a person types: Ctrl-C
+/// quits at once, with status 130.
+pub fn at_prompt() {
+    AT_PROMPT.store(true, Ordering::SeqCst);
 }
 
 /// Whether Ctrl-C has been pressed.
@@ -58,6 +69,10 @@ impl Progress for Bar {
 
     fn stage(&self, name: &str) {
         self.bar.set_message(name.to_string());
+    }
+
+    fn note(&self, message: &str) {
+        self.bar.suspend(|| eprintln!("solved: {message}"));
     }
 
     fn advance(&self, units: u64) {

@@ -33,3 +33,8 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+/// `1 ladder`, `2 ladders`, `1,000 positions`: a count and its noun.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", thousands(n)) }
+}

@@ -3,6 +3,7 @@
 mod dodgem;
 mod dots_and_boxes;
 mod errors;
+mod hardening;
 mod repository;
 mod snakes;
 mod tic_tac_chec;

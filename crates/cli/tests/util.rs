@@ -44,7 +44,7 @@ impl Solved {
         self.data.path().to_path_buf()
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_solved"));
         command.arg("--data-dir").arg(self.data.path()).args(args).env_remove("SOLVED_DATA_DIR");
         command
@@ -71,6 +71,40 @@ impl Solved {
         }
     }
 
+    /// Runs `solved` with its stdout to `stdout` (a file such as
+    /// `/dev/full`, say) and stdin from `stdin`.
+    pub fn run_with_files(&self, args: &[&str], stdin: &str, stdout: &str) -> Run {
+        let output = self
+            .command(args)
+            .stdin(std::fs::File::open(stdin).unwrap())
+            .stdout(std::fs::OpenOptions::new().write(true).open(stdout).unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::new(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    }
+
+    /// Runs `solved` and stops reading its output after `bytes` bytes, as
+    /// `| head -c` does.
+    pub fn run_reading(&self, args: &[&str], bytes: usize) -> Run {
+        let mut child =
+            self.command(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut head = vec![0; bytes];
+        stdout.read_exact(&mut head).unwrap();
+        drop(stdout);
+        let output = child.wait_with_output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&head).into_owned(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    }
+
     /// Starts an interactive session.
     pub fn spawn(&self, args: &[&str]) -> Session {
         let mut child =
@@ -89,6 +123,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// The process's id, to signal it.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Reads output up to and including the next prompt (`> `), or to the
     /// end if the program finishes first. Returns the text and whether a
     /// prompt was reached.

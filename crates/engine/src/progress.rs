@@ -19,6 +19,12 @@ pub trait Progress: Sync {
         let _ = name;
     }
 
+    /// Something the person waiting should know (that the work waits for
+    /// another process, say), in a sentence without a final period.
+    fn note(&self, message: &str) {
+        let _ = message;
+    }
+
     /// `units` more units of the current phase are done.
     fn advance(&self, units: u64) {
         let _ = units;

@@ -154,3 +154,25 @@ fn tables_are_send_and_sync() {
     assert_send_sync::<Table<Packed>>();
     assert_send_sync::<Table<Margin>>();
 }
+
+#[test]
+fn a_second_builder_waits_for_the_first_and_stale_files_go() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let stale = dir.path().join(".test-normal-3x3.tbl.AbCdEf.tmp");
+    std::fs::write(&stale, b"left by a killed build").unwrap();
+    let first = store.lock_for_building::<Packed>(&key(5), || panic!("nobody holds the lock yet")).unwrap();
+    assert!(!stale.exists(), "the lock's holder removes what killed builds left");
+    let waited = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let second =
+            scope.spawn(|| store.lock_for_building::<Packed>(&key(5), || waited.store(true, Ordering::SeqCst)));
+        while !waited.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(!second.is_finished(), "the second waits while the first holds the lock");
+        drop(first);
+        second.join().unwrap().unwrap();
+    });
+}

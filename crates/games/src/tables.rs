@@ -28,6 +28,16 @@ pub enum Provenance {
     Solved,
 }
 
+/// What solving a table takes, roughly, on two cores of the reference
+/// machine (`docs/benchmarks.md`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Cost {
+    /// Seconds, writing the table included.
+    pub seconds: f64,
+    /// Peak memory, in bytes.
+    pub bytes: u64,
+}
+
 /// A game whose values are one table, solved once and kept in a store.
 pub trait Solvable {
     /// How the table stores its values.
@@ -37,6 +47,10 @@ pub trait Solvable {
 
     /// What the table of this game is called and holds.
     fn table_key(&self) -> TableKey;
+
+    /// What solving it takes, roughly: so that a user can be told before a
+    /// long solve starts.
+    fn cost(&self) -> Cost;
 
     /// Solves every position in memory.
     ///
@@ -102,6 +116,10 @@ pub fn path_of<G: Solvable>(store: &TableStore, game: &G) -> PathBuf {
 /// The table of `game` from `store`, or, if the store has none, solved,
 /// saved to the store with its facts, and read back.
 ///
+/// A solve holds the store's lock on the table: a second process asking
+/// for it meanwhile waits (saying so through `progress`) and then reads
+/// what the first saved.
+///
 /// # Errors
 ///
 /// A cached file that is not a valid table of the game is an error (it is
@@ -113,6 +131,14 @@ pub fn obtain<G: Solvable>(
 ) -> Result<(Table<G::Encoding>, Provenance), ObtainError> {
     let key = game.table_key();
     if let Some(table) = store.open::<G::Encoding>(&key)? {
+        return Ok((table, Provenance::Cached));
+    }
+    let path = store.path::<G::Encoding>(&key);
+    let _lock = store.lock_for_building::<G::Encoding>(&key, || {
+        progress.note(&format!("waiting for another process that is building {}", path.display()));
+    })?;
+    if let Some(table) = store.open::<G::Encoding>(&key)? {
+        progress.note(&format!("loaded {}, which the other process built", path.display()));
         return Ok((table, Provenance::Cached));
     }
     let solution = game.solve_for(store, progress)?;

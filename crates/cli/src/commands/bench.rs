@@ -15,7 +15,7 @@ use crate::args::BENCH_RUN;
 use crate::json::{BenchJson, BenchRunJson, StageJson};
 use crate::output;
 use crate::progress::Bar;
-use crate::text::{columns, thousands};
+use crate::text::{columns, count, thousands};
 
 /// Times `game`'s solve once per thread count the request lists, each run
 /// in a fresh process given the game's own parameters.
@@ -63,7 +63,12 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
         let slow: Vec<String> =
             run.stages.iter().filter(|s| s.seconds >= 0.5).map(|s| format!("{} {:.1} s", s.stage, s.seconds)).collect();
         if !slow.is_empty() {
-            writeln!(text, "{} threads, stages of half a second or more: {}", run.threads, slow.join("; "))?;
+            writeln!(
+                text,
+                "{}, stages of half a second or more: {}",
+                count(run.threads as u64, "thread"),
+                slow.join("; ")
+            )?;
         }
     }
     output::print(&text)?;
@@ -88,6 +93,10 @@ impl Progress for StageClock {
             .expect("no thread panics holding the clock")
             .push((name.into(), self.began.elapsed().as_secs_f64()));
         self.bar.stage(name);
+    }
+
+    fn note(&self, message: &str) {
+        self.bar.note(message);
     }
 
     fn advance(&self, units: u64) {

@@ -10,7 +10,7 @@ use solved_engine::table::Packed;
 use solved_engine::{Plies, Table, Value};
 use solved_games::dodgem::{self, Dodgem, Ending, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
-use solved_games::registry::{Game, Kind, Operation};
+use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
 
 use super::play::{self, Playable};
@@ -32,7 +32,7 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 }
 
 fn table(request: &Request, game: &Dodgem) -> anyhow::Result<(Table<Packed>, Provenance)> {
-    open_table(request.config, dodgem::INFO.name, game)
+    open_table(request.config, dodgem::INFO.name, game, command_line(Operation::Solve, &Game::Dodgem(game.clone())))
 }
 
 fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {

@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use solved_engine::Table;
 use solved_engine::table::Margin;
 use solved_games::dots_and_boxes::{self, Board, Line, Player, Position};
-use solved_games::registry::{Game, Kind, Operation};
+use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
 
 use super::play::{self, Playable};
@@ -30,7 +30,12 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 }
 
 fn table(request: &Request, board: &Board) -> anyhow::Result<(Table<Margin>, Provenance)> {
-    open_table(request.config, dots_and_boxes::INFO.name, board)
+    open_table(
+        request.config,
+        dots_and_boxes::INFO.name,
+        board,
+        command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone())),
+    )
 }
 
 fn describe(board: &Board) -> String {
@@ -207,7 +212,7 @@ impl Playable for Session {
     }
 
     fn play(&self, pos: &Position, text: &str) -> Result<Position, String> {
-        let line = text.parse::<Line>().map_err(|e| e.to_string())?;
+        let line = self.board.line_named(text).map_err(|e| e.to_string())?;
         self.board.play(pos, line).map_err(|e| e.to_string())
     }
 }

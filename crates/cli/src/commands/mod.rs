@@ -65,15 +65,50 @@ fn unsupported(request: &Request, game: Kind) -> anyhow::Result<ExitCode> {
     bail!("{} has no {} command", game.info().name, request.operation.name())
 }
 
-/// The table of `game`, from the cache or solved (and saved) first.
-fn open_table<G: Solvable>(config: &Config, name: &str, game: &G) -> anyhow::Result<(Table<G::Encoding>, Provenance)> {
+/// A solve expected to take at least this many seconds is announced first,
+/// whether or not anyone watches the progress bar.
+const ANNOUNCED: f64 = 3.0;
+
+/// The table of `game`, from the cache or solved (and saved) first. A long
+/// solve is announced on stderr with what it takes and `command`, which
+/// builds the table on its own.
+fn open_table<G: Solvable>(
+    config: &Config,
+    name: &str,
+    game: &G,
+    command: String,
+) -> anyhow::Result<(Table<G::Encoding>, Provenance)> {
     let key = game.table_key();
+    let cost = game.cost();
+    if cost.seconds >= ANNOUNCED && !config.store.path::<G::Encoding>(&key).is_file() {
+        eprintln!(
+            "solved: building the {name} {} ({}) table first: about {} and {} of memory on two cores; `{command}` builds it on its own",
+            key.size,
+            key.variant,
+            duration(cost.seconds),
+            bytes(cost.bytes)
+        );
+    }
     let (table, provenance) = obtain(game, &config.store, &Bar::new())
         .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;
     if provenance == Provenance::Solved {
         eprintln!("solved: saved {}", config.store.path::<G::Encoding>(&key).display());
     }
     Ok((table, provenance))
+}
+
+/// `40 s`, `3 min`.
+fn duration(seconds: f64) -> String {
+    if seconds < 90.0 { format!("{:.0} s", seconds.max(1.0)) } else { format!("{:.0} min", seconds / 60.0) }
+}
+
+/// `130 MB`, `2.6 GB`.
+fn bytes(bytes: u64) -> String {
+    if bytes < 1_000_000_000 {
+        format!("{:.0} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    }
 }
 
 /// How a table was had, for a summary's first line.

@@ -6,9 +6,9 @@ use std::hash::Hash;
 use std::io::{BufRead, Read};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
-use crate::output;
+use crate::{output, progress};
 
 /// The longest line a player may type; what is longer is refused.
 const MAX_LINE: u64 = 1024;
@@ -56,6 +56,7 @@ pub trait Playable {
 ///
 /// If the input cannot be read or the output written.
 pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> anyhow::Result<ExitCode> {
+    progress::at_prompt();
     output::print(&format!("{}\n", game.intro()))?;
     let mut pos = game.start();
     let mut seen: HashMap<G::Position, u32> = HashMap::new();
@@ -95,8 +96,13 @@ pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> a
     }
 }
 
-/// The next line of `input`, or `None` at its end. A line longer than
-/// [`MAX_LINE`] is read to its end and answered as an error of its own.
+/// The next line of `input`, or `None` at its end.
+///
+/// # Errors
+///
+/// A line longer than [`MAX_LINE`] ends the game: no move is that long, and
+/// input without line breaks (`< /dev/zero`) would otherwise be read for
+/// ever.
 fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
     let mut bytes = Vec::new();
     let read = input.by_ref().take(MAX_LINE + 1).read_until(b'\n', &mut bytes).context("cannot read the input")?;
@@ -104,15 +110,7 @@ fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
         return Ok(None);
     }
     if bytes.len() as u64 > MAX_LINE && !bytes.ends_with(b"\n") {
-        // Skip the rest of the line, a bounded piece at a time.
-        loop {
-            let mut rest = Vec::new();
-            let more = input.by_ref().take(MAX_LINE).read_until(b'\n', &mut rest).context("cannot read the input")?;
-            if more == 0 || rest.ends_with(b"\n") {
-                break;
-            }
-        }
-        return Ok(Some(format!("(a line of over {MAX_LINE} bytes)")));
+        bail!("an input line of over {MAX_LINE} bytes: no move is that long");
     }
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
@@ -122,12 +120,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_lines_are_cut_and_skipped() {
+    fn a_line_too_long_for_a_move_is_refused() {
         let text = format!("a3-b3\n{}\nquit\n", "x".repeat(5000));
         let mut input = text.as_bytes();
         assert_eq!(read_line(&mut input).unwrap().as_deref(), Some("a3-b3\n"));
-        assert!(read_line(&mut input).unwrap().unwrap().starts_with("(a line of over"));
-        assert_eq!(read_line(&mut input).unwrap().as_deref(), Some("quit\n"));
-        assert_eq!(read_line(&mut input).unwrap(), None);
+        let error = read_line(&mut input).unwrap_err().to_string();
+        assert!(error.contains("over 1024 bytes"), "{error}");
+        let mut end = "quit".as_bytes();
+        assert_eq!(read_line(&mut end).unwrap().as_deref(), Some("quit"));
+        assert_eq!(read_line(&mut end).unwrap(), None);
     }
 }

@@ -9,7 +9,8 @@ use num_rational::BigRational;
 use solved_games::params::Params;
 use solved_games::registry::{Kind, Operation};
 use solved_games::snakes::{
-    self, Analysis, Board, Numbering, Overshoot, analyse, approximate, decimal, expected_turns, fraction, win_chances,
+    self, Analysis, Board, MAX_TURNS, Numbering, Overshoot, TOLERANCE, analyse, approximate, decimal, expected_turns,
+    fraction, win_chances,
 };
 
 use super::{Request, unsupported, verify_report};
@@ -18,6 +19,7 @@ use crate::json::{
     SnakesSquareJson,
 };
 use crate::output;
+use crate::text::count;
 
 /// Digits after the decimal point in printed expectations.
 const DIGITS: usize = 12;
@@ -44,7 +46,11 @@ impl Extras {
         if let Some(k) = players.filter(|k| !(1..=100).contains(k)) {
             bail!("--players must be 1 to 100, not {k}");
         }
-        Ok(Extras { per_square: params.flag("per-square")?, pmf: params.number("pmf")?, players })
+        let pmf = params.number::<usize>("pmf")?;
+        if let Some(t) = pmf.filter(|&t| t > MAX_TURNS) {
+            bail!("--pmf {t}: the distribution is followed for at most {MAX_TURNS} turns");
+        }
+        Ok(Extras { per_square: params.flag("per-square")?, pmf, players })
     }
 }
 
@@ -95,7 +101,7 @@ fn print_json(
             p_min: d.p_min.as_ref().map(approximate),
             p_min_exact: d.p_min.as_ref().map(fraction),
             tail: d.tail,
-            pmf: args.pmf.map(|t| (0..t).map(|i| d.pmf.get(i).copied().unwrap_or(0.0)).collect()),
+            pmf: args.pmf.map(|t| d.pmf.iter().take(t).copied().collect()),
         },
         per_square: args.per_square.then(|| {
             analysis
@@ -123,9 +129,10 @@ fn text(board: &Board, analysis: &Analysis, args: &Extras, players: Option<&[f64
     let ladders = board.jumps().iter().filter(|(from, to)| to > from).count();
     let _ = writeln!(
         text,
-        "Board {}: {positions}; {ladders} ladders, {} snakes; a roll past the goal: {}",
+        "Board {}: {positions}; {}, {}; a roll past the goal: {}",
         board.name(),
-        board.jumps().len() - ladders,
+        count(ladders as u64, "ladder"),
+        count((board.jumps().len() - ladders) as u64, "snake"),
         board.overshoot().id()
     );
     match &analysis.shortest {
@@ -166,6 +173,9 @@ fn text(board: &Board, analysis: &Analysis, args: &Extras, players: Option<&[f64
     if let Some(t) = args.pmf {
         for (i, p) in d.pmf.iter().take(t).enumerate() {
             let _ = writeln!(text, "  P(ends on turn {}) = {p:.6e}", i + 1);
+        }
+        if t > d.pmf.len() {
+            let _ = writeln!(text, "  (after turn {}, less than {TOLERANCE:e} of the chance is left)", d.pmf.len());
         }
     }
     if args.per_square {

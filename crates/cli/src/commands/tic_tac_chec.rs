@@ -11,7 +11,7 @@ use solved_engine::compact::{Compact, CompactBuilder};
 use solved_engine::table::Packed;
 use solved_engine::{DenseIndex, Plies, Table, audit as audit_values};
 use solved_games::params::{ParamError, quote};
-use solved_games::registry::{Game, Kind, Operation};
+use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
 use solved_games::tic_tac_chec::{
     self, OPENING_POSITIONS, PawnRule, PhaseSummary, Position, ProbeValues, Reference, TicTacChec, census as count,
@@ -47,7 +47,7 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 }
 
 fn table(config: &Config, game: &TicTacChec) -> anyhow::Result<(Table<Packed>, Provenance)> {
-    open_table(config, tic_tac_chec::INFO.name, game)
+    open_table(config, tic_tac_chec::INFO.name, game, command_line(Operation::Solve, &Game::TicTacChec(game.clone())))
 }
 
 /// A part of the report.

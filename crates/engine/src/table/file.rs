@@ -53,6 +53,42 @@ pub(super) fn read_sized(
     Ok(bytes)
 }
 
+/// The start of the names of `path`'s temporary files, which end in `.tmp`:
+/// `.NAME.` for a file called `NAME`, so that what a killed process left
+/// behind can be told apart and removed (see [`remove_stale`]).
+fn temporary_prefix(path: &Path) -> String {
+    format!(".{}.", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+}
+
+/// The directory `path` is in.
+pub(super) fn dir_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// Removes the temporary files of `path` that a process killed while
+/// writing it left behind. The caller holds the lock that keeps other
+/// writers of `path` away.
+pub(super) fn remove_stale(path: &Path) -> Result<(), TableError> {
+    let write_error = |source| TableError::Write { path: path.into(), source };
+    let prefix = temporary_prefix(path);
+    let entries = match std::fs::read_dir(dir_of(path)) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(write_error(error)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(write_error)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            match std::fs::remove_file(entry.path()) {
+                Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(write_error(error)),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes the file at `path` with `write`, atomically: the bytes go to a
 /// temporary file beside it, which is synced and renamed into place only
 /// once `write` has succeeded. On failure `path` is left as it was and the
@@ -62,8 +98,9 @@ pub(super) fn write_atomically(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), TableError> {
     let write_error = |source| TableError::Write { path: path.into(), source };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new().suffix(".tmp").tempfile_in(dir).map_err(write_error)?;
+    let prefix = temporary_prefix(path);
+    let mut temp =
+        tempfile::Builder::new().prefix(&prefix).suffix(".tmp").tempfile_in(dir_of(path)).map_err(write_error)?;
     {
         let mut out = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
         write(&mut out).map_err(write_error)?;

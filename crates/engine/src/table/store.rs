@@ -1,9 +1,17 @@
 //! A directory of cached tables.
 
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{Encoding, Payload, Table, TableError, TableKey, write};
+use super::{Checkpoint, Encoding, Payload, Table, TableError, TableKey, file, write};
+
+/// The lock on building one table, held until dropped: another process
+/// that asks for it waits.
+#[derive(Debug)]
+pub struct BuildLock {
+    _file: File,
+}
 
 /// A directory holding tables, one file per [`TableKey`] and encoding.
 #[derive(Clone, Debug)]
@@ -25,6 +33,47 @@ impl TableStore {
     /// Where the table of `key` in encoding `E` lives.
     pub fn path<E: Encoding>(&self, key: &TableKey) -> PathBuf {
         self.dir.join(format!("{}-{}-{}{}.tbl", key.game, key.variant, key.size, E::SUFFIX))
+    }
+
+    /// The checkpoint of a solve of the table of `key` in encoding `E`,
+    /// beside the table: `NAME.checkpoint` for `NAME.tbl`.
+    pub fn checkpoint<E: Encoding>(&self, key: &TableKey) -> Checkpoint {
+        Checkpoint::new(self.path::<E>(key).with_extension("checkpoint"), key.clone())
+    }
+
+    /// Takes the lock on building the table of `key` in encoding `E`, so
+    /// that two processes asked for the same table build it once: if
+    /// another holds it, `waiting` is called and this waits until it is
+    /// done (then the table is usually there). Once the lock is had, the
+    /// temporary files a build killed before it finished left behind are
+    /// removed.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if the lock file cannot be made or locked, or
+    /// a stale file cannot be removed.
+    pub fn lock_for_building<E: Encoding>(
+        &self,
+        key: &TableKey,
+        waiting: impl FnOnce(),
+    ) -> Result<BuildLock, TableError> {
+        let table = self.path::<E>(key);
+        let name = table.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let path = self.dir.join(format!(".{name}.lock"));
+        let write_error = |source| TableError::Write { path: path.clone(), source };
+        std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
+        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                waiting();
+                lock.lock().map_err(write_error)?;
+            }
+            Err(TryLockError::Error(error)) => return Err(write_error(error)),
+        }
+        file::remove_stale(&table)?;
+        file::remove_stale(self.checkpoint::<E>(key).path())?;
+        Ok(BuildLock { _file: lock })
     }
 
     /// The table of `key`, or `None` if it has not been saved yet.

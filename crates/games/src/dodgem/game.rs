@@ -123,6 +123,11 @@ pub fn probe_request(params: &Params) -> Result<(Dodgem, Position), ParamError> 
         (None, Some(size)) => Dodgem::new(size, Objective::Normal).map_err(ParamError::game)?.start(),
         (None, None) => return Err(ParamError::Combination("give a position, or a size for the starting position")),
     };
+    if pos.is_empty() {
+        return Err(ParamError::Combination(
+            "the position has no car on the board: a game is over when a side's last car leaves",
+        ));
+    }
     let game = Dodgem::new(pos.size().into(), objective(params)?).map_err(ParamError::game)?;
     let moves = params.text(MOVES.name).unwrap_or_default();
     for (i, text) in moves.split([' ', ',']).filter(|m| !m.is_empty()).enumerate() {

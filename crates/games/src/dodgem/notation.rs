@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::params::quote;
+
 use super::{ByPlayer, Destination, MAX_SIZE, MIN_SIZE, Move, Player, Position, Square};
 
 /// Why a position string was refused.
@@ -52,7 +54,7 @@ impl FromStr for Position {
         let turn = match turn.trim() {
             "B" => Player::Blue,
             "R" => Player::Red,
-            other => return Err(ParsePositionError::Turn(other.into())),
+            other => return Err(ParsePositionError::Turn(quote(other))),
         };
         let ranks: Vec<&str> = board.split('/').collect();
         let size = ranks.len();
@@ -142,7 +144,7 @@ impl FromStr for Move {
     type Err = ParseMoveError;
 
     fn from_str(text: &str) -> Result<Move, ParseMoveError> {
-        let error = || ParseMoveError { text: text.into() };
+        let error = || ParseMoveError { text: quote(text) };
         let (from, to) = text.trim().split_once('-').ok_or_else(error)?;
         let from = parse_square(from).ok_or_else(error)?;
         let to = match to {
@@ -169,7 +171,7 @@ impl FromStr for Player {
         match text.to_ascii_lowercase().as_str() {
             "blue" => Ok(Player::Blue),
             "red" => Ok(Player::Red),
-            _ => Err(ParsePlayerError { text: crate::params::quote(text) }),
+            _ => Err(ParsePlayerError { text: quote(text) }),
         }
     }
 }

@@ -397,3 +397,42 @@ proptest::proptest! {
         }
     }
 }
+
+/// Keeps what a computation says for the person waiting.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl solved_engine::Progress for Notes {
+    fn note(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}
+
+#[test]
+fn a_table_built_by_another_process_meanwhile_is_loaded_not_built_again() {
+    use solved_engine::table::Packed;
+
+    use crate::tables::{Provenance, Solvable, obtain};
+    let dir = tempfile::tempdir().unwrap();
+    let store = solved_engine::TableStore::new(dir.path());
+    let game = game(3, Objective::Normal);
+    let notes = Notes::default();
+    // This thread plays the other process: it holds the lock and saves the
+    // table while the obtain below waits.
+    let lock = store.lock_for_building::<Packed>(&game.table_key(), || panic!("free")).unwrap();
+    std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| obtain(&game, &store, &notes));
+        while notes.0.lock().unwrap().is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let solution = retrograde::solve(&game, &Silent).unwrap();
+        let facts = game.facts(&solution, &Silent).unwrap();
+        store.save::<Packed>(&game.table_key(), &facts, &solution).unwrap();
+        drop(lock);
+        let (_, provenance) = waiting.join().unwrap().unwrap();
+        assert_eq!(provenance, Provenance::Cached);
+    });
+    let notes = notes.0.into_inner().unwrap();
+    assert!(notes[0].starts_with("waiting for another process"), "{notes:?}");
+    assert!(notes[1].contains("which the other process built"), "{notes:?}");
+}

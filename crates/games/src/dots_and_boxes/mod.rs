@@ -24,7 +24,7 @@ use std::str::FromStr;
 
 pub use self::claims::verify;
 pub use self::game::{INFO, ProbeRequest, probe_request};
-pub use self::notation::{MovesError, ParseLineError, ParsePlayerError, parse_moves};
+pub use self::notation::{LineNameError, MovesError, ParseLineError, ParsePlayerError, parse_moves};
 pub use self::scores::{FirstMove, LineScore, Summary};
 
 /// The most undrawn lines a board may have: its table takes 2^30 bytes.

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::params::quote;
+
 use super::{Board, Line, PlayError, Player, Position};
 
 /// Why a line name was refused.
@@ -22,9 +24,9 @@ impl FromStr for Line {
     fn from_str(text: &str) -> Result<Line, ParseLineError> {
         match text.trim().as_bytes() {
             &[row @ b'a'..=b'z', col @ b'a'..=b'z'] => {
-                Line::new(row - b'a', col - b'a').ok_or_else(|| ParseLineError::NotALine(text.trim().into()))
+                Line::new(row - b'a', col - b'a').ok_or_else(|| ParseLineError::NotALine(quote(text.trim())))
             }
-            _ => Err(ParseLineError::Shape(text.trim().into())),
+            _ => Err(ParseLineError::Shape(quote(text.trim()))),
         }
     }
 }
@@ -35,9 +37,45 @@ impl fmt::Display for Line {
     }
 }
 
+/// Why a name is not one of a board's lines.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+pub enum LineNameError {
+    /// It is not a line's name at all.
+    #[error(transparent)]
+    Name(#[from] ParseLineError),
+    /// It names a place beyond this board.
+    #[error(transparent)]
+    Board(#[from] PlayError),
+}
+
+impl Board {
+    /// The line of this board called `name`. A name beyond the board is
+    /// said to be so before anything else: `zz` on a 2×3 board is off the
+    /// board, whatever it would name on a larger one.
+    ///
+    /// # Errors
+    ///
+    /// [`LineNameError`] saying why `name` is not a line of this board.
+    pub fn line_named(&self, name: &str) -> Result<Line, LineNameError> {
+        let name = name.trim();
+        if let &[row @ b'a'..=b'z', col @ b'a'..=b'z'] = name.as_bytes()
+            && (row - b'a' > 2 * self.rows || col - b'a' > 2 * self.cols)
+        {
+            return Err(PlayError::OffBoard(quote(name)).into());
+        }
+        Ok(name.parse()?)
+    }
+}
+
 /// Why a list of moves was refused.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum MovesError {
+    /// Nothing between two commas, or after the last.
+    #[error("move {number} is empty: give the lines drawn, separated by single commas")]
+    Empty {
+        /// The move's place in the list, from 1.
+        number: usize,
+    },
     /// A move is not a line name.
     #[error("move {number}")]
     Parse {
@@ -58,7 +96,8 @@ pub enum MovesError {
 
 /// Plays the comma-separated line names of `text` from the start of
 /// `board`, in order (so that each taken box has its owner), and returns
-/// the position reached. An empty text is the start.
+/// the position reached. An empty text is the start; an empty name in the
+/// list is refused.
 ///
 /// # Errors
 ///
@@ -66,9 +105,19 @@ pub enum MovesError {
 /// is drawn already.
 pub fn parse_moves(board: &Board, text: &str) -> Result<Position, MovesError> {
     let mut pos = board.start();
-    for (i, name) in text.split(',').map(str::trim).filter(|n| !n.is_empty()).enumerate() {
-        let line: Line = name.parse().map_err(|source| MovesError::Parse { number: i + 1, source })?;
-        pos = board.play(&pos, line).map_err(|source| MovesError::Play { number: i + 1, source })?;
+    if text.trim().is_empty() {
+        return Ok(pos);
+    }
+    for (i, name) in text.split(',').map(str::trim).enumerate() {
+        let number = i + 1;
+        if name.is_empty() {
+            return Err(MovesError::Empty { number });
+        }
+        let line = board.line_named(name).map_err(|error| match error {
+            LineNameError::Name(source) => MovesError::Parse { number, source },
+            LineNameError::Board(source) => MovesError::Play { number, source },
+        })?;
+        pos = board.play(&pos, line).map_err(|source| MovesError::Play { number, source })?;
     }
     Ok(pos)
 }
@@ -89,7 +138,7 @@ impl FromStr for Player {
         match text {
             "A" | "a" => Ok(Player::A),
             "B" | "b" => Ok(Player::B),
-            _ => Err(ParsePlayerError { text: crate::params::quote(text) }),
+            _ => Err(ParsePlayerError { text: quote(text) }),
         }
     }
 }

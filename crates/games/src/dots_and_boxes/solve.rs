@@ -6,7 +6,7 @@ use solved_engine::sweep::{self, Margins};
 use solved_engine::table::{Margin, TableKey};
 
 use super::Board;
-use crate::tables::{ObtainError, Solvable};
+use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the table layout (bit order of the free lines), recorded
 /// in table headers: bump it whenever a line moves to another bit.
@@ -43,6 +43,12 @@ impl Solvable for Board {
             index_version: INDEX_VERSION,
             positions: 1 << self.free_line_count(),
         }
+    }
+
+    /// Measured on 3×5 Icelandic, 2^30 states: 4 s to sweep, one byte each.
+    fn cost(&self) -> Cost {
+        let states = 1u64 << self.free_line_count();
+        Cost { seconds: states as f64 * 5e-9, bytes: states }
     }
 
     fn solve(&self, progress: &dyn Progress) -> Result<Margins, ObtainError> {

@@ -232,7 +232,7 @@ impl FromStr for Diagram {
         let unexpected = |line: usize, column: usize, text: &str| DiagramError::Unexpected {
             line: line + 1,
             column: column + 1,
-            text: text.into(),
+            text: crate::params::quote(text),
         };
         let mut hashes = Vec::new();
         for (k, &r) in dot_rows.iter().enumerate() {

@@ -59,10 +59,10 @@ pub struct Analysis {
     pub distribution: Distribution,
 }
 
-/// The turns the distribution is followed for at most, and the chance left
-/// at which it stops.
-const MAX_TURNS: usize = 100_000;
-const TOLERANCE: f64 = 1e-12;
+/// The turns the distribution is followed for at most.
+pub const MAX_TURNS: usize = 100_000;
+/// The chance left in play at which the distribution stops.
+pub const TOLERANCE: f64 = 1e-12;
 
 /// Analyses `board`.
 pub fn analyse(board: &Board) -> Analysis {

@@ -16,9 +16,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::params::quote;
+
 pub use self::analysis::{
-    Analysis, Distribution, Expectation, ShortestGame, analyse, approximate, decimal, distribution, expected_turns,
-    fraction, shortest_game, win_chances,
+    Analysis, Distribution, Expectation, MAX_TURNS, ShortestGame, TOLERANCE, analyse, approximate, decimal,
+    distribution, expected_turns, fraction, shortest_game, win_chances,
 };
 pub use self::boards::{BUILT_IN, built_in, generate};
 pub use self::claims::verify;
@@ -50,7 +52,7 @@ impl FromStr for Overshoot {
             "stay" => Ok(Overshoot::Stay),
             "bounce" => Ok(Overshoot::Bounce),
             "pass" => Ok(Overshoot::Pass),
-            other => Err(BoardError::Overshoot(other.into())),
+            other => Err(BoardError::Overshoot(quote(other))),
         }
     }
 }
@@ -83,7 +85,7 @@ impl FromStr for Numbering {
         match text {
             "cells" => Ok(Numbering::Cells),
             "squares" => Ok(Numbering::Squares),
-            other => Err(BoardError::Numbering(other.into())),
+            other => Err(BoardError::Numbering(quote(other))),
         }
     }
 }
@@ -296,16 +298,26 @@ pub fn parse_board(name: &str, text: &str, overshoot: Overshoot) -> Result<Board
     let mut goal = None;
     let mut numbering = Numbering::Squares;
     let mut jumps = Vec::new();
+    // The lines that may come once, and did.
+    let mut said: Vec<&str> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let syntax = |problem: String| BoardError::Syntax { line: i + 1, problem };
         let line = raw.split('#').next().unwrap_or_default().trim();
         let words: Vec<&str> = line.split_whitespace().collect();
-        let number = |word: &str| word.parse::<u64>().map_err(|_| syntax(format!("{word:?} is not a number")));
+        let number = |word: &str| word.parse::<u64>().map_err(|_| syntax(format!("{:?} is not a number", quote(word))));
         match words.as_slice() {
             [] => {}
-            ["goal", n] => goal = Some(number(n)?),
-            ["numbering", "cells"] => numbering = Numbering::Cells,
-            ["numbering", "squares"] => numbering = Numbering::Squares,
+            ["goal", _] | ["numbering", _] if said.contains(&words[0]) => {
+                return Err(syntax(format!("a second {} line: a board has one", words[0])));
+            }
+            ["goal", n] => {
+                goal = Some(number(n)?);
+                said.push("goal");
+            }
+            ["numbering", which @ ("cells" | "squares")] => {
+                numbering = if *which == "cells" { Numbering::Cells } else { Numbering::Squares };
+                said.push("numbering");
+            }
             [kind @ ("ladder" | "snake" | "jump" | "chute"), from, to] => {
                 let (from, to) = (number(from)?, number(to)?);
                 let wrong = match *kind {
@@ -319,7 +331,7 @@ pub fn parse_board(name: &str, text: &str, overshoot: Overshoot) -> Result<Board
                 }
                 jumps.push((from, to));
             }
-            _ => return Err(syntax(format!("expected goal, numbering, ladder, snake or jump, not {line:?}"))),
+            _ => return Err(syntax(format!("expected goal, numbering, ladder, snake or jump, not {:?}", quote(line)))),
         }
     }
     let goal = goal.ok_or(BoardError::Syntax { line: 0, problem: "the board has no goal line".into() })?;
@@ -337,7 +349,7 @@ pub fn parse_jumps(text: &str) -> Result<Vec<(u64, u64)>, BoardError> {
         .filter(|j| !j.is_empty())
         .enumerate()
         .map(|(i, jump)| {
-            let bad = || BoardError::Syntax { line: i + 1, problem: format!("jump {jump:?} is not FROM:TO") };
+            let bad = || BoardError::Syntax { line: i + 1, problem: format!("jump {:?} is not FROM:TO", quote(jump)) };
             let (from, to) = jump.split_once(':').ok_or_else(bad)?;
             Ok((from.trim().parse().map_err(|_| bad())?, to.trim().parse().map_err(|_| bad())?))
         })

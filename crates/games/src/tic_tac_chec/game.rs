@@ -23,8 +23,9 @@ const GAME: [Field; 1] = [PAWN];
 const POSITION: Field = Field::positional(
     "position",
     "POSITION",
-    "The position: ranks 4 to 1, side to move, pawn directions, phase, e.g. \"..../..../..../.... w -- open\" [default: the empty board]",
-);
+    "The position: ranks 4 to 1, side to move, pawn directions, phase, e.g. \"..../..../..../.... w -- open\" (the web app's default: the empty board)",
+)
+.required();
 const SECTIONS: Field = Field::value(
     "sections",
     "LIST",

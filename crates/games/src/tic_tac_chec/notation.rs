@@ -97,11 +97,11 @@ impl FromStr for Position {
         pos.turn = match *turn {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(ParsePositionError::Turn(other.into())),
+            other => return Err(ParsePositionError::Turn(quote(other))),
         };
         let direction_chars: Vec<char> = directions.chars().collect();
         if direction_chars.len() != 2 || direction_chars.iter().any(|c| !"ud-".contains(*c)) {
-            return Err(ParsePositionError::Directions((*directions).into()));
+            return Err(ParsePositionError::Directions(quote(directions)));
         }
         for color in [Color::White, Color::Black] {
             let given = direction_chars[color as usize];
@@ -124,7 +124,7 @@ impl FromStr for Position {
         pos.opening = match *phase {
             "open" => true,
             "post" => false,
-            other => return Err(ParsePositionError::Phase(other.into())),
+            other => return Err(ParsePositionError::Phase(quote(other))),
         };
         if pos.opening {
             check_opening(&pos)?;

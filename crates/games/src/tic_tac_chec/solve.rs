@@ -4,13 +4,13 @@ use std::ops::Range;
 use std::time::Duration;
 
 use solved_engine::retrograde::Solver;
-use solved_engine::table::{Checkpoint, Packed, TableKey};
+use solved_engine::table::{Packed, TableKey};
 use solved_engine::{
     DenseIndex, Expansion, Plies, Progress, Rules, Solution, TableError, TableStore, TieredRetrograde, Value,
 };
 
 use super::{Position, TicTacChec};
-use crate::tables::{ObtainError, Solvable};
+use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of [`TicTacChecIndex`](super::TicTacChecIndex)'s layout,
 /// recorded in table headers: bump it whenever a position moves to another
@@ -89,13 +89,6 @@ impl TieredRetrograde for TicTacChec {
     }
 }
 
-impl TicTacChec {
-    fn checkpoint(&self, store: &TableStore) -> Checkpoint {
-        let key = self.table_key();
-        Checkpoint::new(store.path::<Packed>(&key).with_extension("checkpoint"), key)
-    }
-}
-
 /// The full solve takes minutes: it keeps a checkpoint beside the table,
 /// and resumes from it.
 impl Solvable for TicTacChec {
@@ -112,16 +105,20 @@ impl Solvable for TicTacChec {
         }
     }
 
+    fn cost(&self) -> Cost {
+        Cost { seconds: 150.0, bytes: 2_600_000_000 }
+    }
+
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
         Ok(solved_engine::retrograde::solve(self, progress)?)
     }
 
     fn solve_for(&self, store: &TableStore, progress: &dyn Progress) -> Result<Solution, ObtainError> {
-        let checkpoint = self.checkpoint(store);
+        let checkpoint = store.checkpoint::<Packed>(&self.table_key());
         Ok(Solver::new().with_checkpoints(&checkpoint, CHECKPOINT_EVERY).solve(self, progress)?)
     }
 
     fn saved(&self, store: &TableStore) -> Result<(), TableError> {
-        self.checkpoint(store).remove()
+        store.checkpoint::<Packed>(&self.table_key()).remove()
     }
 }
