@@ -44,6 +44,10 @@ pub enum Command {
     Serve {
         /// The address to listen on.
         addr: SocketAddr,
+        /// The largest table (in positions) built on request.
+        build_limit: u64,
+        /// What to log, as a `RUST_LOG` filter; `None` for `RUST_LOG`'s own.
+        log: Option<String>,
     },
     /// One timed solve in this process, for `bench`.
     BenchRun {
@@ -103,14 +107,28 @@ pub fn command() -> clap::Command {
         }
         root = root.subcommand(sub);
     }
-    let serve =
-        clap::Command::new("serve").about("Serve the web app: every game against the perfect player, with hints").arg(
+    let serve = clap::Command::new("serve")
+        .about("Serve the web app: every game against the perfect player, with hints")
+        .arg(
             Arg::new("addr")
                 .long("addr")
                 .value_name("IP:PORT")
                 .default_value("127.0.0.1:8080")
                 .value_parser(value_parser!(SocketAddr))
                 .help("The address to listen on"),
+        )
+        .arg(
+            Arg::new("build-limit")
+                .long("build-limit")
+                .value_name("POSITIONS")
+                .value_parser(value_parser!(u64))
+                .help("Build on request only tables of at most this many positions, 0 for none (for a server others can reach) [default: any]"),
+        )
+        .arg(
+            Arg::new("log")
+                .long("log")
+                .value_name("FILTER")
+                .help("What to log on stderr: error, warn, info, debug or a RUST_LOG filter [default: $RUST_LOG, else info]"),
         );
     let mut bench_run =
         clap::Command::new(BENCH_RUN).about("One timed solve in this process (used by bench)").hide(true);
@@ -153,7 +171,11 @@ pub fn parse_from(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -
     let data_dir = leaf.get_one::<PathBuf>("data-dir").cloned();
     let threads = leaf.get_one::<usize>("threads").copied();
     let command = match name {
-        "serve" => Command::Serve { addr: *sub.get_one::<SocketAddr>("addr").expect("it has a default") },
+        "serve" => Command::Serve {
+            addr: *sub.get_one::<SocketAddr>("addr").expect("it has a default"),
+            build_limit: sub.get_one::<u64>("build-limit").copied().unwrap_or(u64::MAX),
+            log: sub.get_one::<String>("log").cloned(),
+        },
         BENCH_RUN => {
             let kind = Kind::from_id(id).expect("clap knows only registered games");
             Command::BenchRun { kind, pairs: pairs(leaf, kind.info().fields) }

@@ -15,7 +15,7 @@
 //! # async fn run() -> std::io::Result<()> {
 //! let state = solved_web::AppState::new(solved_engine::TableStore::new("tables"));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! solved_web::serve(listener, state, std::future::pending()).await
+//! solved_web::serve(listener, state, solved_web::Limits::default(), std::future::pending()).await
 //! # }
 //! ```
 
@@ -25,7 +25,9 @@
 
 mod api;
 mod error;
+mod guard;
 mod pages;
+mod server;
 mod state;
 
 use std::sync::Arc;
@@ -35,9 +37,11 @@ use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use solved_games::params::quote;
 use tower_http::limit::RequestBodyLimitLayer;
 
 pub use crate::error::ApiError;
+pub use crate::server::Limits;
 pub use crate::state::AppState;
 
 /// The longest query string accepted.
@@ -50,7 +54,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(pages::routes())
         .nest("/api", api::routes())
-        .fallback(|| async { ApiError::not_found("no such page or endpoint") })
+        .fallback(pages::not_found)
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
         .layer(middleware::from_fn(limits))
         .with_state(Arc::new(state))
@@ -65,13 +69,20 @@ async fn limits(request: Request, next: Next) -> Response {
         return ApiError::bad_request(format!("query string of {length} bytes, at most {MAX_QUERY} allowed"))
             .into_response();
     }
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
     let response = next.run(request).await;
-    let message = match response.status() {
+    let status = response.status();
+    if status.is_server_error() {
+        tracing::warn!(%method, path = %quote(&path), %status, "request failed");
+    } else if status.is_client_error() {
+        tracing::info!(%method, path = %quote(&path), %status, "request refused");
+    }
+    let message = match status {
         StatusCode::METHOD_NOT_ALLOWED => "this path answers GET only".to_string(),
         StatusCode::PAYLOAD_TOO_LARGE => format!("request body over {MAX_BODY} bytes"),
         _ => return response,
     };
-    let mut refusal = ApiError::new(response.status(), message).into_response();
+    let mut refusal = ApiError::new(status, message).into_response();
     if let Some(allow) = response.headers().get(header::ALLOW) {
         refusal.headers_mut().insert(header::ALLOW, allow.clone());
     }
@@ -79,15 +90,18 @@ async fn limits(request: Request, next: Next) -> Response {
 }
 
 /// Serves the app on `listener` until `stop` completes, then lets the
-/// requests in flight finish.
+/// requests in flight finish. Connections are bounded by `limits` in number
+/// and in how long they may take to send a request, and every refusal,
+/// down to a request hyper could not read, is answered as JSON.
 ///
 /// # Errors
 ///
-/// If accepting connections fails.
+/// If accepting connections fails for good.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
+    limits: Limits,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(stop).await
+    server::serve(listener, router(state), limits, stop).await
 }

@@ -2,9 +2,11 @@
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::header;
+use axum::extract::rejection::PathRejection;
+use axum::http::{StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use solved_games::params::quote;
 use solved_games::registry::GAMES;
 
 use crate::api::Shared;
@@ -69,11 +71,28 @@ fn game_page(id: &str, name: &str) -> Html<String> {
     )
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
+async fn asset(name: Result<Path<String>, PathRejection>) -> Response {
+    let name = match name {
+        Ok(Path(name)) => name,
+        Err(rejection) => {
+            return ApiError::bad_request(format!("no such asset: {}", rejection.body_text())).into_response();
+        }
+    };
     match ASSETS.iter().find(|(asset, _, _)| *asset == name) {
         Some(&(_, content_type, text)) => ([(header::CONTENT_TYPE, content_type)], text).into_response(),
-        None => ApiError::not_found(format!("no asset {name:?}")).into_response(),
+        None => ApiError::not_found(format!("no asset {:?}", quote(&name))).into_response(),
     }
+}
+
+/// What an unknown path gets: JSON under `/api/`, where programs ask, and a
+/// page a person can read elsewhere.
+pub(crate) async fn not_found(uri: Uri) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        return ApiError::not_found("no such endpoint (see GET /api/games)").into_response();
+    }
+    let body =
+        shell("Not found", "<h1>Not found</h1>\n<p>There is no such page here. <a href=\"/\">See every game.</a></p>");
+    (StatusCode::NOT_FOUND, body).into_response()
 }
 
 #[cfg(test)]

@@ -332,3 +332,59 @@ async fn unknown_paths_methods_and_oversized_requests_are_refused() {
     assert!(body["error"].as_str().unwrap().contains("GET"), "{body}");
     server.refused("/api/dodgem/probe?size=3&size=4", "given twice").await;
 }
+
+#[tokio::test]
+async fn a_person_gets_a_page_and_a_program_gets_json() {
+    let server = server();
+    for page in ["/nope", "/dodgem/"] {
+        let (status, html) = server.request(Method::GET, page, Body::empty()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{page}");
+        assert!(html.starts_with("<!doctype html>") && html.contains("Not found"), "{page}: {html}");
+    }
+    let (status, body) = server.get("/api/nope").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["error"].is_string());
+    let (status, body) = server.get("/assets/%ff%fe").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("asset"), "{body}");
+}
+
+#[tokio::test]
+async fn a_table_that_cannot_be_used_says_why_and_holds_up_no_other() {
+    let server = server();
+    let dir = server.store.dir().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    // A pipe in a table's place would make a reader wait for a writer.
+    let pipe = dir.join("dodgem-normal-4x4.tbl");
+    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let (status, body) = tokio::time::timeout(Duration::from_secs(10), server.get("/api/dodgem/probe?size=4"))
+        .await
+        .expect("no request waits on a pipe");
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not a regular file"), "{body}");
+    server.ok("/api/dodgem/probe?size=3").await;
+    // A corrupt table: the answer names what is wrong.
+    let table = dir.join("dodgem-normal-3x3.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&table, &bytes).unwrap();
+    let fresh = Server { app: solved_web::router(AppState::new(server.store.clone())), ..server };
+    let (status, body) = fresh.get("/api/dodgem/probe?size=3").await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("checksum mismatch"), "{body}");
+}
+
+#[tokio::test]
+async fn a_server_with_a_build_limit_leaves_larger_tables_to_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let app = solved_web::router(AppState::new(store.clone()).with_build_limit(0));
+    let server = Server { _dir: dir, store, app };
+    let (status, body) = server.get("/api/dodgem/probe?size=3").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["command"], "solved solve dodgem --size 3");
+    assert!(body["error"].as_str().unwrap().contains("at most 0 positions"), "{body}");
+    // Snakes needs no table.
+    server.ok("/api/snakes/analyse?board=example-30").await;
+}

@@ -39,7 +39,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<ExitCode> {
     let config = Config::resolve(&invocation)?;
     progress::handle_interrupts();
     match invocation.command {
-        Command::Serve { addr } => serve::serve(&config, addr),
+        Command::Serve { addr, build_limit, log } => serve::serve(&config, addr, build_limit, log.as_deref()),
         Command::BenchRun { kind, pairs } => {
             let params = Params::new(pairs, kind.info().fields, &CommandLineFiles)?;
             bench::run_once(&Game::resolve(kind, &params)?)

@@ -11,7 +11,7 @@ use serde::Serialize;
 use solved_engine::Table;
 use solved_engine::table::Margin;
 use solved_games::dots_and_boxes::{self, Board, Line};
-use solved_games::registry::{Game, Operation};
+use solved_games::registry::{Game, Operation, command_line};
 
 use super::{BuildingJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
@@ -72,7 +72,7 @@ struct FirstMoveJson {
 /// The board's table, or the answer saying how far building it has got.
 /// Blocks: call from a blocking thread.
 fn table(state: &Shared, board: &Board) -> Result<Result<Arc<Table<Margin>>, Response>, ApiError> {
-    Ok(match state.table(board)? {
+    Ok(match state.table(board, || command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone())))? {
         Availability::Ready(table) => Ok(table),
         Availability::Building { phase, done } => {
             Err(BuildingJson::new(&Game::DotsAndBoxes(board.clone()), phase, done).into_response())

@@ -12,7 +12,7 @@ use solved_engine::table::Packed;
 use solved_engine::{Table, Value};
 use solved_games::dodgem::{self, Destination, Dodgem, Player, Position};
 use solved_games::player::choose;
-use solved_games::registry::{Game, Operation};
+use solved_games::registry::{Game, Operation, command_line};
 
 use super::{BuildingJson, MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
@@ -46,7 +46,7 @@ struct ProbeJson {
 
 /// The table of `game`, or the answer saying how far building it has got.
 fn table(state: &Shared, game: &Dodgem) -> Result<Result<Arc<Table<Packed>>, Response>, ApiError> {
-    Ok(match state.table(game)? {
+    Ok(match state.table(game, || command_line(Operation::Solve, &Game::Dodgem(game.clone())))? {
         Availability::Ready(table) => Ok(table),
         Availability::Building { phase, done } => {
             Err(BuildingJson::new(&Game::Dodgem(game.clone()), phase, done).into_response())

@@ -1,0 +1,81 @@
+//! The server on a real socket: what reaches it below HTTP (bytes hyper
+//! cannot read, slow and idle clients, too many connections) is answered
+//! or closed, never held.
+
+use std::time::Duration;
+
+use solved_engine::TableStore;
+use solved_web::{AppState, Limits};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A server on a free port with `limits`; it stops when the test ends.
+async fn server(limits: Limits) -> (std::net::SocketAddr, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(TableStore::new(dir.path()));
+    tokio::spawn(solved_web::serve(listener, state, limits, std::future::pending()));
+    (addr, dir)
+}
+
+/// Sends `request` and reads the answer until the server closes (or 5 s).
+async fn exchange(addr: std::net::SocketAddr, request: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn json_error(answer: &str, status: &str) {
+    assert!(answer.starts_with(&format!("HTTP/1.1 {status} ")), "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("content-type: application/json"), "{answer}");
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert!(json["error"].is_string(), "{answer}");
+}
+
+#[tokio::test]
+async fn what_hyper_cannot_read_is_answered_as_json() {
+    let (addr, _dir) = server(Limits::default()).await;
+    json_error(&exchange(addr, b"GET /api/games\xff\xfe HTTP/1.1\r\nhost: x\r\n\r\n").await, "400");
+    let long = format!("GET /api/games?{} HTTP/1.1\r\nhost: x\r\n\r\n", "a".repeat(70_000));
+    json_error(&exchange(addr, long.as_bytes()).await, "431");
+    let many = format!("GET /api/games HTTP/1.1\r\n{}\r\n", "x-a: b\r\n".repeat(2000));
+    json_error(&exchange(addr, many.as_bytes()).await, "431");
+    let chunked = b"GET /api/games HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+    json_error(&exchange(addr, chunked).await, "413");
+    // A good request on the same server is answered as ever.
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+}
+
+#[tokio::test]
+async fn slow_and_idle_clients_are_let_go() {
+    let limits = Limits { head_timeout: Duration::from_millis(300), ..Limits::default() };
+    let (addr, _dir) = server(limits).await;
+    let began = std::time::Instant::now();
+    // Half a head, then nothing.
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost:").await;
+    assert!(!answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(began.elapsed() < Duration::from_secs(3), "closed after the head timeout, not held");
+    // A whole request, then the connection kept alive and idle.
+    let began = std::time::Instant::now();
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+    assert!(began.elapsed() < Duration::from_secs(3), "an idle connection is closed too");
+}
+
+#[tokio::test]
+async fn connections_past_the_limit_are_told_so() {
+    let limits = Limits { connections: 2, ..Limits::default() };
+    let (addr, _dir) = server(limits).await;
+    let held = [TcpStream::connect(addr).await.unwrap(), TcpStream::connect(addr).await.unwrap()];
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    json_error(&exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\n\r\n").await, "503");
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "room again once they close: {answer}");
+}
