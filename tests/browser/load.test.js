@@ -1,12 +1,15 @@
-// A short load test on loopback: CLIENTS clients probing positions for SECONDS seconds, with no errors.
-// Prints the latency percentiles as JSON (docs/benchmarks.md records them).
+// A short load test on loopback: CLIENTS clients probing positions and analysing Snakes boards for SECONDS
+// seconds, with no errors, while SLOW clients (none unless $LOAD_SLOW says) hold connections open by sending
+// their headers a byte at a time. Prints the latency percentiles as JSON (docs/benchmarks.md records them).
 import assert from "node:assert/strict";
 import http from "node:http";
+import net from "node:net";
 import { test } from "node:test";
 import { startServer } from "./harness.js";
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS || 50);
 const SECONDS = Number(process.env.LOAD_SECONDS || 10);
+const SLOW = Number(process.env.LOAD_SLOW || 0);
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
 function get(url) {
@@ -44,8 +47,37 @@ async function positions(base) {
       if (probe.over) break;
       lines.push(probe.moves[Math.floor(Math.random() * probe.moves.length)].move);
     }
+    // One request in ten or so analyses a Snakes board, as the Snakes page does.
+    const board = ["milton-bradley", "milton-bradley-47", "example-30"][game % 3];
+    urls.push(`${base}/api/snakes/analyse?board=${board}&overshoot=${["stay", "bounce", "pass"][game % 3]}`);
   }
   return urls;
+}
+
+/**
+ * Opens `count` connections that send a request's headers a byte a second and never finish. Returns how to
+ * count those the server has closed, and how to close the rest.
+ */
+function slowClients(base, count) {
+  const { hostname, port } = new URL(base);
+  const sockets = [];
+  let closedByServer = 0;
+  let stopped = false;
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect(Number(port), hostname, () => socket.write("GET /api/games HTTP/1.1\r\nHost: x\r\n"));
+    socket.on("error", () => {});
+    const drip = setInterval(() => socket.writable && socket.write("x"), 1000);
+    // Closed by the server, with a FIN or (when it refused the connection unread) a reset.
+    socket.on("close", () => (clearInterval(drip), stopped || closedByServer++));
+    sockets.push({ socket, drip });
+  }
+  return {
+    closedByServer: () => closedByServer,
+    stop: () => {
+      stopped = true;
+      sockets.forEach(({ socket, drip }) => (clearInterval(drip), socket.destroy()));
+    },
+  };
 }
 
 function percentile(sorted, p) {
@@ -54,8 +86,10 @@ function percentile(sorted, p) {
 
 test(`${CLIENTS} clients probing for ${SECONDS} s get no errors`, async () => {
   const server = await startServer();
+  let slow = { closedByServer: () => 0, stop: () => {} };
   try {
     const urls = await positions(server.url);
+    slow = slowClients(server.url, SLOW);
     const latencies = [];
     const failures = [];
     const end = Date.now() + SECONDS * 1000;
@@ -77,6 +111,8 @@ test(`${CLIENTS} clients probing for ${SECONDS} s get no errors`, async () => {
     latencies.sort((a, b) => a - b);
     const report = {
       clients: CLIENTS,
+      slow_clients: SLOW,
+      slow_closed_by_server: slow.closedByServer(),
       seconds: SECONDS,
       requests: latencies.length,
       per_second: Math.round(latencies.length / SECONDS),
@@ -89,6 +125,7 @@ test(`${CLIENTS} clients probing for ${SECONDS} s get no errors`, async () => {
     assert.deepEqual(failures.slice(0, 5), []);
     assert.ok(latencies.length > CLIENTS, "the clients got answers");
   } finally {
+    slow.stop();
     agent.destroy();
     await server.stop();
   }

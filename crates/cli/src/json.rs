@@ -358,7 +358,41 @@ pub struct VariantsJson {
     pub positions_with_more_moves_under_travel: u64,
     pub extra_moves_under_travel: u64,
     pub positions_with_different_values: u64,
+    /// Results after the opening: `post_opening.win.draw` positions are won
+    /// under the travel rule and drawn under the outbound one.
+    pub post_opening: TransitionsJson,
+    pub opening: TransitionsJson,
     pub examples: Vec<VariantExampleJson>,
+}
+
+/// How one phase's results move from the travel rule (the field) to the
+/// outbound rule (the field's field).
+#[derive(Debug, Serialize)]
+pub struct TransitionsJson {
+    pub win: ResultsJson,
+    pub loss: ResultsJson,
+    pub draw: ResultsJson,
+    /// Won or lost under both rules, at another distance.
+    pub distance_only: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ResultsJson {
+    pub win: u64,
+    pub loss: u64,
+    pub draw: u64,
+}
+
+impl From<solved_games::tic_tac_chec::Transitions> for TransitionsJson {
+    fn from(t: solved_games::tic_tac_chec::Transitions) -> TransitionsJson {
+        let row = |r: [u64; 3]| ResultsJson { win: r[0], loss: r[1], draw: r[2] };
+        TransitionsJson {
+            win: row(t.counts[0]),
+            loss: row(t.counts[1]),
+            draw: row(t.counts[2]),
+            distance_only: t.distance_only,
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]

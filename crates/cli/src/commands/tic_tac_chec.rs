@@ -23,7 +23,7 @@ use super::{Request, open_table, provenance_words, unsupported, verify_report};
 use crate::config::Config;
 use crate::json::{
     AuditJson, CensusJson, ChecSolveJson, CompactJson, DrawingLineJson, HistogramJson, LineMoveJson, PhaseJson,
-    PlyJson, ProbeJson, ReplyCountJson, ReportJson, ThreatJson, VariantExampleJson, VariantsJson,
+    PlyJson, ProbeJson, ReplyCountJson, ReportJson, ThreatJson, TransitionsJson, VariantExampleJson, VariantsJson,
 };
 use crate::output;
 use crate::progress::Bar;
@@ -360,6 +360,8 @@ fn report(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
             positions_with_more_moves_under_travel: comparison.positions_with_more_moves,
             extra_moves_under_travel: comparison.extra_moves,
             positions_with_different_values: comparison.different_values,
+            post_opening: comparison.post_opening.into(),
+            opening: comparison.opening.into(),
             examples: comparison
                 .examples
                 .iter()
@@ -403,6 +405,10 @@ fn report(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
             thousands(v.extra_moves_under_travel),
             thousands(v.positions_with_different_values)
         )?;
+        for (phase, transitions) in [("after the opening", &v.post_opening), ("in the opening", &v.opening)] {
+            writeln!(text, "  results {phase}, travel (rows) to outbound (columns), for the side to move:")?;
+            text.push_str(&transitions_table(transitions));
+        }
         for e in &v.examples {
             writeln!(text, "  {}: travel {}, outbound {}", e.position, e.travel, e.outbound)?;
         }
@@ -416,4 +422,16 @@ fn verify(request: &Request) -> anyhow::Result<ExitCode> {
     let table = open_for_probing(request.config, &game)?;
     let claims = tic_tac_chec::verify(&game, &table, &Bar::new())?;
     verify_report(request, Kind::TicTacChec, &claims, String::new(), Vec::new())
+}
+
+/// One phase's transitions as a table: travel's results down, outbound's
+/// across, then the positions whose distance alone changed.
+fn transitions_table(t: &TransitionsJson) -> String {
+    let mut rows = vec![["travel \\ outbound", "win", "loss", "draw"].map(String::from).to_vec()];
+    for (name, row) in [("win", &t.win), ("loss", &t.loss), ("draw", &t.draw)] {
+        rows.push(vec![name.into(), thousands(row.win), thousands(row.loss), thousands(row.draw)]);
+    }
+    let mut text: String = columns(&rows).lines().map(|line| format!("    {line}\n")).collect();
+    text.push_str(&format!("    the same result at another distance: {}\n", thousands(t.distance_only)));
+    text
 }

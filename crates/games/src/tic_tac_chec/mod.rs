@@ -30,7 +30,7 @@ pub use self::game::{INFO, ProbeValues, TicTacChec};
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError, square_name};
 pub use self::reference::{BothColours, Reference};
-pub use self::report::{DrawingLine, NotADraw, ThreatCensus, VariantComparison, compare_variants};
+pub use self::report::{DrawingLine, NotADraw, ThreatCensus, Transitions, VariantComparison, compare_variants};
 pub use self::summary::{PhaseSummary, Summary};
 
 /// A side.

@@ -135,6 +135,44 @@ impl ThreatCensus {
     }
 }
 
+/// How the results of one phase's positions move from one pawn rule to
+/// the other.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Transitions {
+    /// `counts[a][b]`: positions whose result is `a` under the travel rule
+    /// and `b` under the outbound one, results in the order win, loss,
+    /// draw (for the side to move).
+    pub counts: [[u64; 3]; 3],
+    /// Positions won (or lost) under both rules, at another distance.
+    pub distance_only: u64,
+}
+
+impl Transitions {
+    /// The results in the order of [`counts`](Self::counts).
+    pub const RESULTS: [&str; 3] = ["win", "loss", "draw"];
+
+    fn add(&mut self, travel: Value, outbound: Value) {
+        let result = |value: Value| match value {
+            Value::Win(_) => 0,
+            Value::Loss(_) => 1,
+            Value::Draw => 2,
+        };
+        let (a, b) = (result(travel), result(outbound));
+        self.counts[a][b] += 1;
+        self.distance_only += u64::from(a == b && travel != outbound);
+    }
+
+    fn merge(mut self, other: Transitions) -> Transitions {
+        for (row, other_row) in self.counts.iter_mut().zip(other.counts) {
+            for (count, other_count) in row.iter_mut().zip(other_row) {
+                *count += other_count;
+            }
+        }
+        self.distance_only += other.distance_only;
+        self
+    }
+}
+
 /// How the outbound pawn rule changes the game against the travel rule.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct VariantComparison {
@@ -144,9 +182,14 @@ pub struct VariantComparison {
     pub positions_with_more_moves: u64,
     /// The extra moves, summed.
     pub extra_moves: u64,
-    /// Positions whose value differs.
+    /// Positions whose value differs (result or distance).
     pub different_values: u64,
-    /// A few of them: the position and its value under travel, outbound.
+    /// The results after the opening, from one rule to the other.
+    pub post_opening: Transitions,
+    /// The results in the opening.
+    pub opening: Transitions,
+    /// A few positions whose value differs: the position and its value
+    /// under travel, outbound.
     pub examples: Vec<(Position, Value, Value)>,
 }
 
@@ -174,12 +217,15 @@ pub fn compare_variants(
             }
             let range = c * CHUNK..((c + 1) * CHUNK).min(count);
             let mut comparison = VariantComparison::default();
+            let post = game.index.post_opening().end;
             let mut visit = |idx: u64, pos: Position| {
                 comparison.positions += 1;
                 let extra = pos.count_moves(game.rule) - pos.count_moves(outbound_game.rule);
                 comparison.positions_with_more_moves += u64::from(extra > 0);
                 comparison.extra_moves += u64::from(extra);
                 let (a, b) = (travel_values.probe(idx), outbound_values.probe(idx));
+                let phase = if idx < post { &mut comparison.post_opening } else { &mut comparison.opening };
+                phase.add(a, b);
                 if a != b {
                     comparison.different_values += 1;
                     if comparison.examples.len() < 5 {
@@ -201,8 +247,33 @@ pub fn compare_variants(
             a.positions_with_more_moves += b.positions_with_more_moves;
             a.extra_moves += b.extra_moves;
             a.different_values += b.different_values;
+            a.post_opening = a.post_opening.merge(b.post_opening);
+            a.opening = a.opening.merge(b.opening);
             a.examples.extend(b.examples);
             a.examples.truncate(5);
             Ok(a)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use solved_engine::Plies;
+
+    use super::*;
+
+    #[test]
+    fn transitions_count_results_and_distances_apart() {
+        let (win, loss) = (Value::Win(Plies(3)), Value::Loss(Plies(4)));
+        let mut a = Transitions::default();
+        a.add(win, win);
+        a.add(win, Value::Win(Plies(5)));
+        a.add(win, Value::Draw);
+        let mut b = Transitions::default();
+        b.add(Value::Draw, loss);
+        b.add(loss, loss);
+        let both = a.merge(b);
+        assert_eq!(both.counts, [[2, 0, 1], [0, 1, 0], [0, 1, 0]]);
+        assert_eq!(both.distance_only, 1);
+        assert_eq!(both.counts.iter().flatten().sum::<u64>(), 5);
+    }
 }
