@@ -46,13 +46,17 @@
 #![forbid(unsafe_code)]
 
 mod audit;
+mod bytes;
 pub mod chain;
 pub mod compact;
 pub mod game;
 mod index;
+pub mod layers;
 mod lookup;
+mod members;
 mod naive;
 mod packed;
+mod permute;
 mod progress;
 mod reachable;
 pub mod retrograde;
@@ -65,8 +69,10 @@ pub use crate::audit::{AuditReport, Disagreement, audit};
 pub use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
 pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
 pub use crate::lookup::Values;
+pub use crate::members::{Members, MembersBuilder};
 pub use crate::naive::solve_naive;
 pub use crate::packed::PackedValue;
+pub use crate::permute::BitPermutation;
 pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::reachable::{PositionSet, reachable};
 pub use crate::retrograde::{Solution, SolveError};

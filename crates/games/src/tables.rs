@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use solved_engine::layers::LayersError;
 use solved_engine::table::Encoding;
 use solved_engine::{Interrupted, Payload, Progress, SolveError, Table, TableError, TableKey, TableStore};
 
@@ -14,6 +15,9 @@ pub enum ObtainError {
     /// The retrograde solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The layered solve failed or was interrupted.
+    #[error(transparent)]
+    Layers(#[from] LayersError),
     /// Another computation for the table was interrupted.
     #[error("stopped before the table was saved")]
     Stopped(#[from] Interrupted),

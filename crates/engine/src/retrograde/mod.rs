@@ -35,7 +35,6 @@
 //! no loss lies below), so the result is byte-for-byte the same for any
 //! number of threads.
 
-mod bytes;
 mod pending;
 mod state;
 
@@ -46,9 +45,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use self::bytes::{Bytes, byte_of};
 use self::pending::Pending;
 use self::state::SolverState;
+use crate::bytes::{Bytes, byte_of};
 use crate::game::{Expansion, TieredRetrograde};
 use crate::lookup::Values;
 use crate::packed::PackedValue;

@@ -26,6 +26,10 @@ pub trait Encoding: Copy + Debug + Send + Sync + 'static {
     /// The file name suffix that keeps tables of one key but different
     /// encodings apart.
     const SUFFIX: &'static str;
+    /// Whether the payload is kept compressed in blocks on disk, and read a
+    /// block at a time (see [`blocks`](super::blocks)), rather than read
+    /// whole.
+    const BLOCKED: bool = false;
 
     /// The payload's length in bytes for `positions` positions with these
     /// results, or `None` if no payload can have them (they overflow, or

@@ -8,6 +8,7 @@
 //! only after every header field, the file's length and the CRC-64/XZ
 //! checksum have validated.
 
+pub mod blocks;
 mod checkpoint;
 mod encoding;
 mod file;
@@ -87,6 +88,14 @@ pub enum FormatError {
         /// The file's length.
         found: u64,
     },
+    /// A compressed block that does not give back its bytes.
+    #[error("block {block} is corrupt: {reason}")]
+    Block {
+        /// The block.
+        block: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The bytes do not match their checksum.
     #[error("checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt")]
     Checksum {
@@ -129,8 +138,15 @@ pub enum TableError {
 /// A validated table of values stored in encoding `E`.
 pub struct Table<E> {
     header: Header,
-    bytes: Vec<u8>,
+    storage: Storage,
     encoding: PhantomData<E>,
+}
+
+/// Where a table's values are: the whole file in memory, or compressed
+/// blocks read as needed (as the encoding says).
+enum Storage {
+    Whole(Vec<u8>),
+    Blocks(blocks::Blocks),
 }
 
 impl<E: Encoding> Table<E> {
@@ -140,7 +156,13 @@ impl<E: Encoding> Table<E> {
     ///
     /// The first check that fails: header fields in the order
     /// [`Header::read`] gives, then the length, then the checksum.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `E` keeps its values in blocks: those tables are opened
+    /// from files.
     pub fn from_bytes(bytes: Vec<u8>, expected: &TableKey) -> Result<Table<E>, FormatError> {
+        assert!(!E::BLOCKED, "a table of blocks is read from its file");
         let header = Header::read::<E>(&bytes, expected)?;
         let total = file_len::<E>(&header);
         if total != Some(bytes.len() as u64) {
@@ -152,14 +174,15 @@ impl<E: Encoding> Table<E> {
         if stored != computed {
             return Err(FormatError::Checksum { stored, computed });
         }
-        Ok(Table { header, bytes, encoding: PhantomData })
+        Ok(Table { header, storage: Storage::Whole(bytes), encoding: PhantomData })
     }
 
     /// Reads and validates the table at `path`.
     ///
     /// The file must be a regular file whose length is what its header
     /// calls for; that is checked before the values are read, so that a
-    /// device, a pipe or a truncated file is refused at once.
+    /// device, a pipe or a truncated file is refused at once. A table of
+    /// blocks reads only its header and block list now.
     ///
     /// # Errors
     ///
@@ -167,11 +190,74 @@ impl<E: Encoding> Table<E> {
     /// if it is not a valid table of `expected`.
     pub fn open(path: &Path, expected: &TableKey) -> Result<Table<E>, TableError> {
         let invalid = |source| TableError::Invalid { path: path.into(), source };
+        if E::BLOCKED {
+            let Some((file, len)) = file::open_regular(path)? else {
+                return Err(TableError::Read { path: path.into(), source: io::Error::from(io::ErrorKind::NotFound) });
+            };
+            let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
+            std::os::unix::fs::FileExt::read_exact_at(&file, &mut head, 0)
+                .map_err(|source| TableError::Read { path: path.into(), source })?;
+            let header = Header::read::<E>(&head, expected).map_err(invalid)?;
+            let blocks = blocks::Blocks::open(path, file, len, &head)?;
+            if Some(blocks.payload_len()) != E::payload_len(header.key.positions, header.tally) {
+                let expected = E::payload_len(header.key.positions, header.tally).unwrap_or(u64::MAX);
+                return Err(invalid(FormatError::Length { expected, found: blocks.payload_len() }));
+            }
+            return Ok(Table { header, storage: Storage::Blocks(blocks), encoding: PhantomData });
+        }
         let bytes = file::read_sized(path, HEADER_LEN, |header| {
             let header = Header::read::<E>(header, expected).map_err(invalid)?;
             Ok(file_len::<E>(&header).unwrap_or(u64::MAX))
         })?;
         Table::from_bytes(bytes, expected).map_err(invalid)
+    }
+
+    /// Fills `out` with the payload's bytes from `offset` on, reading the
+    /// blocks that hold them.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Read`] if the file cannot be read or the range is past
+    /// the end, [`TableError::Invalid`] if a block is corrupt.
+    pub fn read_payload(&self, offset: u64, out: &mut [u8]) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Blocks(blocks) => blocks.read(offset, out),
+            Storage::Whole(_) => {
+                let payload = self.payload();
+                let range = usize::try_from(offset).ok().and_then(|start| Some(start..start.checked_add(out.len())?));
+                match range.and_then(|range| payload.get(range)) {
+                    Some(bytes) => {
+                        out.copy_from_slice(bytes);
+                        Ok(())
+                    }
+                    None => Err(TableError::Read {
+                        path: PathBuf::new(),
+                        source: io::Error::new(io::ErrorKind::InvalidInput, "read past the end of the values"),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Reads every block of a table of blocks, checking each (a table read
+    /// whole was checked when it was opened).
+    ///
+    /// # Errors
+    ///
+    /// As for [`read_payload`](Self::read_payload).
+    pub fn check_all(&self) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Blocks(blocks) => blocks.check_all(),
+            Storage::Whole(_) => Ok(()),
+        }
+    }
+
+    /// The bytes of a table read whole.
+    fn bytes(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Whole(bytes) => bytes,
+            Storage::Blocks(_) => unreachable!("only encodings read whole are read as bytes"),
+        }
     }
 
     /// The table's header.
@@ -189,14 +275,32 @@ impl<E: Encoding> Table<E> {
         self.len() == 0
     }
 
-    /// The bytes the table occupies, header and checksum included.
+    /// The bytes the table occupies in memory: the whole file, or a table
+    /// of blocks' list of blocks and the blocks it keeps.
     pub fn size_in_bytes(&self) -> u64 {
-        self.bytes.len() as u64
+        match &self.storage {
+            Storage::Whole(bytes) => bytes.len() as u64,
+            Storage::Blocks(blocks) => blocks.memory_len(),
+        }
+    }
+
+    /// The bytes the table's file holds, compressed if it is of blocks.
+    pub fn stored_len(&self) -> u64 {
+        match &self.storage {
+            Storage::Whole(bytes) => bytes.len() as u64,
+            Storage::Blocks(blocks) => HEADER_LEN as u64 + blocks.stored_len(),
+        }
     }
 
     /// The values, laid out as the encoding says.
+    ///
+    /// # Panics
+    ///
+    /// Panics if the encoding keeps its values in blocks: read those with
+    /// [`read_payload`](Self::read_payload).
     pub fn payload(&self) -> &[u8] {
-        &self.bytes[HEADER_LEN..self.bytes.len() - TRAILER_LEN]
+        let bytes = self.bytes();
+        &bytes[HEADER_LEN..bytes.len() - TRAILER_LEN]
     }
 }
 
@@ -209,7 +313,7 @@ impl Table<Packed> {
     #[inline]
     pub fn probe_packed(&self, idx: u64) -> PackedValue {
         assert!(idx < self.len(), "position index out of range");
-        PackedValue::from_byte(self.bytes[HEADER_LEN + idx as usize])
+        PackedValue::from_byte(self.bytes()[HEADER_LEN + idx as usize])
     }
 
     /// The value of position `idx`.
@@ -232,7 +336,7 @@ impl Table<Margin> {
     #[inline]
     pub fn probe_margin(&self, idx: u64) -> i8 {
         assert!(idx < self.len(), "position index out of range");
-        self.bytes[HEADER_LEN + idx as usize] as i8
+        self.bytes()[HEADER_LEN + idx as usize] as i8
     }
 }
 
@@ -305,6 +409,11 @@ pub fn write<E: Encoding>(
     let expected = E::payload_len(key.positions, tally).unwrap_or(u64::MAX);
     let facts = facts.iter().map(|&(name, value)| (name.to_string(), value)).collect();
     let header = Header { key: key.clone(), encoding: E::CODE, tally, facts }.to_bytes();
+    if E::BLOCKED {
+        return file::write_atomically(path, |out| {
+            blocks::write(out, &header, expected, &mut |sink| payload.write_pieces(sink))
+        });
+    }
     file::write_atomically(path, |out| {
         let mut digest = CRC.digest();
         digest.update(&header);

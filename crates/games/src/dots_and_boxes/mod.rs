@@ -15,6 +15,7 @@ mod claims;
 mod game;
 mod notation;
 mod player;
+pub mod quiet;
 mod scores;
 mod solve;
 pub mod wilson;
@@ -25,10 +26,15 @@ use std::str::FromStr;
 pub use self::claims::verify;
 pub use self::game::{INFO, ProbeRequest, probe_request};
 pub use self::notation::{LineNameError, MovesError, ParseLineError, ParsePlayerError, parse_moves};
+use self::quiet::Quiet;
 pub use self::scores::{FirstMove, LineScore, Summary};
 
-/// The most undrawn lines a board may have: its table takes 2^30 bytes.
+/// The most undrawn lines a board may have for a table of every position:
+/// it takes 2^30 bytes. Larger boards are solved from their quiet positions.
 pub const MAX_FREE_LINES: u32 = solved_engine::sweep::MAX_BITS;
+
+/// The most memory a solve of quiet positions may take.
+pub const MAX_QUIET_BYTES: u64 = 16 << 30;
 
 /// The most boxes a side: Wilson's letters name at most 26 text rows.
 pub const MAX_SIDE: u8 = 12;
@@ -178,9 +184,10 @@ pub enum BoardError {
         /// Boxes across.
         cols: u8,
     },
-    /// More undrawn lines than one table can hold.
+    /// More undrawn lines than a table of every position holds, and more
+    /// quiet positions than the quiet solver may take memory for.
     #[error(
-        "a {rows}x{cols} {variant} board has {lines} undrawn lines; at most {MAX_FREE_LINES} fit in memory (one byte per set of drawn lines: 2^{MAX_FREE_LINES} bytes = 1 GiB, 2^{lines} would need {need})"
+        "a {rows}x{cols} {variant} board has {lines} undrawn lines: more than a table of every position holds (at most {MAX_FREE_LINES}, one byte for each of 2^{lines}), and {why}"
     )]
     TooManyLines {
         /// Boxes down.
@@ -191,8 +198,8 @@ pub enum BoardError {
         variant: &'static str,
         /// Undrawn lines.
         lines: u32,
-        /// The memory they would take, in words.
-        need: String,
+        /// Why the quiet solver cannot take it either.
+        why: String,
     },
 }
 
@@ -224,7 +231,7 @@ pub enum PlayError {
 #[derive(Clone, Debug, Eq, PartialEq, Hash)]
 pub struct Position {
     /// The drawn free lines, as bits.
-    drawn: u32,
+    drawn: u64,
     /// The owner of each box, row by row; `None` while it is open (or if
     /// the variant drew all four sides).
     owners: Vec<Option<Player>>,
@@ -234,7 +241,7 @@ pub struct Position {
 
 impl Position {
     /// The drawn free lines, as bits: the index of the position in a table.
-    pub fn drawn(&self) -> u32 {
+    pub fn drawn(&self) -> u64 {
         self.drawn
     }
 
@@ -265,7 +272,8 @@ impl Board {
     /// # Errors
     ///
     /// [`BoardError::Size`] for a side outside 1 to 12, and
-    /// [`BoardError::TooManyLines`] for more than 30 undrawn lines.
+    /// [`BoardError::TooManyLines`] for a board of more than 30 undrawn
+    /// lines whose quiet positions are too many to solve.
     pub fn new(rows: u8, cols: u8, variant: Variant) -> Result<Board, BoardError> {
         if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
             return Err(BoardError::Size { rows, cols });
@@ -280,19 +288,26 @@ impl Board {
             .flat_map(|row| (0..width).filter_map(move |col| Line::new(row, col)))
             .filter(|&line| !predrawn(line))
             .collect();
-        let lines = free.len() as u32;
-        if lines > MAX_FREE_LINES {
-            let need = match lines - 30 {
-                extra @ 0..=9 => format!("{} GiB", 1u64 << extra),
-                extra => format!("{} TiB", 1u64 << (extra - 10)),
-            };
-            return Err(BoardError::TooManyLines { rows, cols, variant: variant.id(), lines, need });
-        }
         let mut bit_at = vec![None; usize::from(height) * usize::from(width)];
         for (bit, line) in free.iter().enumerate() {
             bit_at[usize::from(line.row) * usize::from(width) + usize::from(line.col)] = Some(bit as u8);
         }
-        Ok(Board { rows, cols, variant, free, bit_at })
+        let board = Board { rows, cols, variant, free, bit_at };
+        let lines = board.free_line_count();
+        if lines > MAX_FREE_LINES {
+            let too_large = |why: String| BoardError::TooManyLines { rows, cols, variant: variant.id(), lines, why };
+            let quiet = Quiet::new(&board).map_err(|e| too_large(e.to_string()))?;
+            let bytes = quiet.estimated_bytes();
+            if bytes > MAX_QUIET_BYTES {
+                return Err(too_large(format!(
+                    "its {} quiet positions would take about {} GiB to solve, more than the {} GiB allowed",
+                    quiet.count(),
+                    bytes >> 30,
+                    MAX_QUIET_BYTES >> 30
+                )));
+            }
+        }
+        Ok(board)
     }
 
     /// Boxes down.
@@ -336,7 +351,7 @@ impl Board {
     }
 
     /// Whether `line` is drawn when the free lines `drawn` are.
-    pub fn is_drawn(&self, drawn: u32, line: Line) -> bool {
+    pub fn is_drawn(&self, drawn: u64, line: Line) -> bool {
         match self.bit(line) {
             Some(bit) => drawn >> bit & 1 == 1,
             None => self.contains(line),
@@ -344,7 +359,7 @@ impl Board {
     }
 
     /// The boxes that drawing `line` completes, given the free lines `drawn`.
-    pub fn completed_by(&self, drawn: u32, line: Line) -> Vec<BoxAt> {
+    pub fn completed_by(&self, drawn: u64, line: Line) -> Vec<BoxAt> {
         let after = drawn | self.bit(line).map_or(0, |bit| 1 << bit);
         self.boxes_of(line).into_iter().filter(|b| b.sides().iter().all(|&side| self.is_drawn(after, side))).collect()
     }

@@ -57,7 +57,7 @@ impl Board {
     /// The final score A − B from `pos` with perfect play: the boxes taken
     /// so far and the margin the player to move can force.
     pub fn value(&self, table: &Table<Margin>, pos: &Position) -> i32 {
-        pos.score_so_far() + pos.turn.sign() * i32::from(table.probe_margin(u64::from(pos.drawn)))
+        pos.score_so_far() + pos.turn.sign() * i32::from(table.probe_margin(pos.drawn))
     }
 
     /// Every undrawn line at `pos`, scored, in Wilson order.
@@ -68,7 +68,7 @@ impl Board {
             .map(|line| {
                 let takes = self.completed_by(pos.drawn, line).len();
                 let child = pos.drawn | 1 << self.bit(line).expect("undrawn lines are free");
-                let margin = move_margin(takes as i8, table.probe_margin(u64::from(child)));
+                let margin = move_margin(takes as i8, table.probe_margin(child));
                 LineScore { line, score: pos.score_so_far() + mover.sign() * i32::from(margin), best: false, takes }
             })
             .collect();

@@ -1,4 +1,4 @@
-//! The solver's store: one byte per position, in words that threads update
+//! The solvers' store: one byte per position, in words that threads update
 //! with compare-and-swap, and scans over them a word at a time.
 
 use std::ops::Range;
@@ -9,45 +9,45 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 /// The byte of position `idx` within its word.
 #[inline]
-pub(super) fn byte_of(word: u64, idx: u64) -> u8 {
+pub(crate) fn byte_of(word: u64, idx: u64) -> u8 {
     (word >> (8 * (idx % 8))) as u8
 }
 
 /// One byte per position, eight to a word.
-pub(super) struct Bytes {
+pub(crate) struct Bytes {
     words: Vec<AtomicU64>,
 }
 
 impl Bytes {
     /// `len` zero bytes.
-    pub(super) fn zeroed(len: u64) -> Bytes {
+    pub(crate) fn zeroed(len: u64) -> Bytes {
         Bytes { words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect() }
     }
 
     /// The bytes held by `words`, as a checkpoint gives them back.
-    pub(super) fn from_words(words: Vec<AtomicU64>) -> Bytes {
+    pub(crate) fn from_words(words: Vec<AtomicU64>) -> Bytes {
         Bytes { words }
     }
 
     /// The words, as a checkpoint saves them.
-    pub(super) fn words(&self) -> &[AtomicU64] {
+    pub(crate) fn words(&self) -> &[AtomicU64] {
         &self.words
     }
 
     /// The words, once nothing writes any more.
-    pub(super) fn into_words(self) -> Vec<u64> {
+    pub(crate) fn into_words(self) -> Vec<u64> {
         self.words.into_iter().map(AtomicU64::into_inner).collect()
     }
 
     #[inline]
-    pub(super) fn load(&self, idx: u64) -> u8 {
+    pub(crate) fn load(&self, idx: u64) -> u8 {
         byte_of(self.words[(idx / 8) as usize].load(Relaxed), idx)
     }
 
     /// Loads the words holding `indices`, so that their cache lines are on
     /// their way in before they are needed (see `BATCH` in the solver).
     #[inline]
-    pub(super) fn touch(&self, indices: impl Iterator<Item = u64>) {
+    pub(crate) fn touch(&self, indices: impl Iterator<Item = u64>) {
         let mut any = 0;
         for idx in indices {
             any |= self.words[(idx / 8) as usize].load(Relaxed);
@@ -56,7 +56,7 @@ impl Bytes {
     }
 
     /// ORs `codes` into the bytes from `start` on, which must be zero.
-    pub(super) fn or_bytes(&self, start: u64, codes: &[u8]) {
+    pub(crate) fn or_bytes(&self, start: u64, codes: &[u8]) {
         let mut word_idx = start / 8;
         let mut word = 0;
         for (idx, &code) in (start..).zip(codes) {
@@ -72,7 +72,7 @@ impl Bytes {
     /// Replaces the byte by `f(byte)` until `f` returns `None` or the swap
     /// succeeds. Returns the byte that was replaced.
     #[inline]
-    pub(super) fn update(&self, idx: u64, mut f: impl FnMut(u8) -> Option<u8>) -> Option<u8> {
+    pub(crate) fn update(&self, idx: u64, mut f: impl FnMut(u8) -> Option<u8>) -> Option<u8> {
         let word = &self.words[(idx / 8) as usize];
         let shift = 8 * (idx % 8);
         let mut current = word.load(Relaxed);
@@ -88,7 +88,7 @@ impl Bytes {
     }
 
     /// Calls `f(idx, byte)` for each byte in `range` equal to one of `targets`.
-    pub(super) fn for_each_equal(&self, range: Range<u64>, targets: [u8; 2], mut f: impl FnMut(u64, u8)) {
+    pub(crate) fn for_each_equal(&self, range: Range<u64>, targets: [u8; 2], mut f: impl FnMut(u64, u8)) {
         let splats = targets.map(|t| u64::from(t) * LOW_BITS);
         self.for_each_word(range, |first_idx, word, in_range| {
             let mut hits = (zero_bytes(word ^ splats[0]) | zero_bytes(word ^ splats[1])) & in_range;
@@ -104,7 +104,7 @@ impl Bytes {
     /// least `floor` (≥ 128), and returns how many there were. The caller
     /// makes sure nothing else writes those words meanwhile and that no
     /// byte outside `range` in them is that large.
-    pub(super) fn clear_at_least(&self, range: Range<u64>, floor: u8) -> u64 {
+    pub(crate) fn clear_at_least(&self, range: Range<u64>, floor: u8) -> u64 {
         let mut cleared = 0;
         for word_idx in range.start / 8..range.end.div_ceil(8) {
             let word = &self.words[word_idx as usize];
