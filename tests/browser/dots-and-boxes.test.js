@@ -102,11 +102,11 @@ test("a board too large to build at once shows its progress, then plays", async 
   await settled(page, undefined);
   await page.selectOption("#preset", "custom");
   await page.fill("#rows", "1");
-  await page.fill("#cols", "8");
+  await page.fill("#cols", "9");
   await page.click("#custom-go");
-  await page.waitForFunction(() => document.querySelectorAll("g.line").length === 25, null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelectorAll("g.line").length === 28, null, { timeout: 120_000 });
   assert.ok(answers.includes(202), `the first answers report progress (${answers})`);
-  const truth = probe("1", "8", "american", "");
+  const truth = probe("1", "9", "american", "");
   const shown = await lines(page);
   assert.equal(shown.filter((l) => l.best).length, truth.moves.filter((m) => m.best).length);
   assert.deepEqual(problems, []);

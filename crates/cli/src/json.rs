@@ -140,6 +140,9 @@ pub struct BoxesFirstMoveJson {
     #[serde(rename = "move")]
     pub m: String,
     pub score: i32,
+    /// Who must make the next loony move after this line: `"A"`, `"B"`, or
+    /// null for neither.
+    pub loony: Option<&'static str>,
     pub best_replies: usize,
 }
 
@@ -150,12 +153,22 @@ pub struct BoxesSolveJson {
     pub cols: u8,
     pub variant: &'static str,
     pub lines: u32,
+    /// Every position of the board: 2^lines.
     pub positions: u64,
+    /// Positions with no box of exactly three sides: what the table stores.
+    pub quiet_positions: u64,
+    /// One of each class of symmetric quiet positions: the table's entries.
+    pub representatives: u64,
     pub value: i32,
     pub first_moves: Vec<BoxesFirstMoveJson>,
     pub best_first_moves: Vec<String>,
     pub seconds: f64,
+    /// The quiet table, which probes read.
     pub table: String,
+    /// Its size on disk, compressed.
+    pub table_bytes: u64,
+    /// The table of every position, for a board of at most 30 lines.
+    pub sweep_table: Option<String>,
     pub cached: bool,
 }
 
@@ -165,8 +178,8 @@ pub struct BoxesLineJson {
     pub m: String,
     pub score: i32,
     pub best: bool,
-    /// Wilson's loony mark on this line in the diagram given, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Who must make the next loony move after this line: `"A"` (Wilson's
+    /// `v`), `"B"` (`^`), or null for neither.
     pub loony: Option<&'static str>,
 }
 
@@ -176,6 +189,9 @@ pub struct BoxesProbeJson {
     pub score_so_far: i32,
     pub value: i32,
     pub moves: Vec<BoxesLineJson>,
+    /// For a diagram with loony marks: whether they are all ours.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagram_marks_agree: Option<bool>,
 }
 
 /// An exact rational with its decimal, or infinity.

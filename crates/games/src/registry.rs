@@ -137,7 +137,7 @@ impl Game {
     pub fn table_key(&self) -> Option<TableKey> {
         Some(match self {
             Game::Dodgem(game) => game.table_key(),
-            Game::DotsAndBoxes(board) => board.table_key(),
+            Game::DotsAndBoxes(board) => board.bench_key(),
             Game::TicTacChec(game) => game.table_key(),
             Game::Snakes(_) => return None,
         })
@@ -153,7 +153,7 @@ impl Game {
     pub fn solve_in_memory(&self, progress: &dyn Progress) -> Option<Result<u64, ObtainError>> {
         Some(match self {
             Game::Dodgem(game) => game.solve_in_memory(progress),
-            Game::DotsAndBoxes(board) => board.solve_in_memory(progress),
+            Game::DotsAndBoxes(board) => board.bench_solve(progress),
             Game::TicTacChec(game) => game.solve_in_memory(progress),
             Game::Snakes(_) => return None,
         })

@@ -10,7 +10,8 @@ use http_body_util::BodyExt;
 use serde_json::Value as Json;
 use solved_engine::{Silent, TableStore};
 use solved_games::dodgem::{Dodgem, Objective};
-use solved_games::dots_and_boxes::{Board, Variant};
+use solved_games::dots_and_boxes::quiet::QuietTable;
+use solved_games::dots_and_boxes::{Board, Scorer, Variant};
 use solved_games::snakes;
 use solved_games::tables::obtain;
 use solved_web::AppState;
@@ -158,9 +159,10 @@ async fn dots_and_boxes_probe_scores_every_line_and_plays_a_best_one() {
     assert_eq!(owned["score_so_far"], -1);
     assert_eq!(owned["to_move"], "B");
     let board = Board::new(2, 2, Variant::American).unwrap();
-    let (table, _) = obtain(&board, &server.store, &Silent).unwrap();
+    let quiet = QuietTable::new(&board);
+    let (table, _) = obtain(&quiet, &server.store, &Silent).unwrap();
     let pos = solved_games::dots_and_boxes::parse_moves(&board, "ab,ba,bc,cb").unwrap();
-    assert_eq!(owned["value"], board.value(&table, &pos));
+    assert_eq!(owned["value"], Scorer::new(&quiet, &table).value(&pos).unwrap());
     let choice = owned["choice"].as_str().unwrap();
     let best = owned["moves"].as_array().unwrap().iter().find(|m| m["move"] == choice).unwrap();
     assert_eq!(best["best"], true);
@@ -175,8 +177,9 @@ async fn dots_and_boxes_summary_matches_the_solver() {
     let server = server();
     let body = server.ok("/api/dots-and-boxes/summary?rows=2&cols=3&variant=american").await;
     let board = Board::new(2, 3, Variant::American).unwrap();
-    let (table, _) = obtain(&board, &server.store, &Silent).unwrap();
-    let summary = board.summary(&table);
+    let quiet = QuietTable::new(&board);
+    let (table, _) = obtain(&quiet, &server.store, &Silent).unwrap();
+    let summary = Scorer::new(&quiet, &table).summary().unwrap();
     assert_eq!(body["lines"], 17);
     assert_eq!(body["positions"], 1u64 << 17);
     assert_eq!(body["value"], summary.value);
@@ -202,25 +205,25 @@ async fn dots_and_boxes_summary_matches_the_solver() {
 #[tokio::test]
 async fn dots_and_boxes_builds_a_large_table_in_the_background() {
     let server = server();
-    let uri = "/api/dots-and-boxes/probe?rows=1&cols=8";
+    let uri = "/api/dots-and-boxes/probe?rows=1&cols=9";
     let (status, body) = server.get(uri).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
-    assert_eq!(body["lines"], 25);
+    assert_eq!(body["lines"], 28);
     // One large table at a time: another waits until this one is done.
-    let (status, body) = server.get("/api/dots-and-boxes/summary?rows=8&cols=1").await;
+    let (status, body) = server.get("/api/dots-and-boxes/summary?rows=9&cols=1").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert!(body["error"].as_str().unwrap().contains("another large table"), "{body}");
     for _ in 0..600 {
         let (status, body) = server.get(uri).await;
         if status == StatusCode::OK {
-            assert_eq!(body["moves"].as_array().unwrap().len(), 25);
+            assert_eq!(body["moves"].as_array().unwrap().len(), 28);
             return;
         }
         assert_eq!(status, StatusCode::ACCEPTED);
         assert!((0.0..=1.0).contains(&body["done"].as_f64().unwrap()));
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    panic!("the 1x8 table was not built in two minutes");
+    panic!("the 1x9 table was not built in two minutes");
 }
 
 #[tokio::test]

@@ -216,7 +216,7 @@ impl Playable for Session {
         self.game.start()
     }
 
-    fn show(&self, pos: &Position, hints: bool, repeated: u32) -> String {
+    fn show(&self, pos: &Position, hints: bool, repeated: u32) -> anyhow::Result<String> {
         let mut text = board(pos);
         if repeated == 3 && !self.game.is_over(pos) {
             let value = self.game.probe(&self.table, pos);
@@ -227,9 +227,9 @@ impl Playable for Session {
             );
         }
         if hints {
-            let _ = writeln!(text, "{}", self.hints(pos));
+            let _ = writeln!(text, "{}", self.hints(pos)?);
         }
-        text
+        Ok(text)
     }
 
     fn result(&self, pos: &Position) -> Option<String> {
@@ -249,17 +249,17 @@ impl Playable for Session {
         pos.turn() == self.human
     }
 
-    fn computer(&mut self, pos: &Position) -> (Position, String) {
+    fn computer(&mut self, pos: &Position) -> anyhow::Result<(Position, String)> {
         let ranked = self.game.ranked_moves(pos, &self.table);
         let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
         let (m, value, child) = ranked[choose(&values, &mut self.rng).expect("the game is not over")];
-        (child, format!("{} plays {m} ({value})", pos.turn()))
+        Ok((child, format!("{} plays {m} ({value})", pos.turn())))
     }
 
-    fn hints(&self, pos: &Position) -> String {
+    fn hints(&self, pos: &Position) -> anyhow::Result<String> {
         let hints: Vec<String> =
             self.game.ranked_moves(pos, &self.table).iter().map(|(m, v, _)| format!("{m} {v}")).collect();
-        format!("moves (best first): {}", hints.join(", "))
+        Ok(format!("moves (best first): {}", hints.join(", ")))
     }
 
     fn prompt(&self, pos: &Position) -> String {

@@ -8,7 +8,9 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::Table;
 use solved_engine::table::Margin;
-use solved_games::dots_and_boxes::{self, Board, Line, Player, Position};
+use solved_games::dots_and_boxes::quiet::{QuietOutcomes, QuietTable};
+use solved_games::dots_and_boxes::wilson::Loony;
+use solved_games::dots_and_boxes::{self, Board, Line, LineScore, Player, Position, Scorer};
 use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
 
@@ -16,6 +18,7 @@ use super::play::{self, Playable};
 use super::{Request, bench, open_table, provenance_words, unsupported, verify_report};
 use crate::json::{BoxesFirstMoveJson, BoxesLineJson, BoxesProbeJson, BoxesSolveJson};
 use crate::output;
+use crate::progress::Bar;
 use crate::text::thousands;
 
 pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
@@ -29,13 +32,15 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn table(request: &Request, board: &Board) -> anyhow::Result<(Table<Margin>, Provenance)> {
-    open_table(
-        request.config,
-        dots_and_boxes::INFO.name,
-        board,
-        command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone())),
-    )
+/// The quiet table of `board`, which every probe reads.
+fn table(request: &Request, board: &Board) -> anyhow::Result<(QuietTable, Table<QuietOutcomes>, Provenance)> {
+    let quiet = QuietTable::new(board);
+    let (table, provenance) = open_table(request.config, dots_and_boxes::INFO.name, &quiet, solve_command(board))?;
+    Ok((quiet, table, provenance))
+}
+
+fn solve_command(board: &Board) -> String {
+    command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone()))
 }
 
 fn describe(board: &Board) -> String {
@@ -53,11 +58,24 @@ fn outcome(score: i32) -> String {
 
 fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    let (table, provenance) = table(request, board)?;
-    let summary = board.summary(&table);
+    // A board every position of which fits one table gets it too: the
+    // sweep's table, which `bench` times and `verify --exhaustive` checks the
+    // quiet one against.
+    let swept = if board.is_swept() {
+        let (_, provenance): (Table<Margin>, _) =
+            open_table(request.config, dots_and_boxes::INFO.name, board, solve_command(board))?;
+        Some((request.config.store.path::<Margin>(&board.table_key()).display().to_string(), provenance))
+    } else {
+        None
+    };
+    let (quiet, table, provenance) = self::table(request, board)?;
+    let scorer = Scorer::new(&quiet, &table);
+    let summary = scorer.summary()?;
+    let start_scores = scorer.line_scores(&board.start())?;
     let seconds = began.elapsed().as_secs_f64();
-    let path = request.config.store.path::<Margin>(&board.table_key()).display().to_string();
+    let path = request.config.store.path::<QuietOutcomes>(&quiet.table_key()).display().to_string();
     let best: Vec<String> = summary.best_first_moves().iter().map(Line::to_string).collect();
+    let cached = provenance == Provenance::Cached && swept.as_ref().is_none_or(|(_, p)| *p == Provenance::Cached);
     if request.json {
         output::json(&BoxesSolveJson {
             game: dots_and_boxes::INFO.id,
@@ -65,37 +83,79 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
             cols: board.cols(),
             variant: board.variant().id(),
             lines: summary.lines,
-            positions: summary.positions,
+            positions: 1u64 << summary.lines,
+            quiet_positions: summary.quiet_positions,
+            representatives: table.header().tally.wins + table.header().tally.losses + table.header().tally.draws,
             value: summary.value,
             first_moves: summary
                 .first_moves
                 .iter()
-                .map(|m| BoxesFirstMoveJson { m: m.line.to_string(), score: m.score, best_replies: m.best_replies })
+                .map(|m| BoxesFirstMoveJson {
+                    m: m.line.to_string(),
+                    score: m.score,
+                    loony: mark(m.loony),
+                    best_replies: m.best_replies,
+                })
                 .collect(),
             best_first_moves: best,
             seconds,
             table: path,
-            cached: provenance == Provenance::Cached,
+            table_bytes: table.stored_len(),
+            sweep_table: swept.map(|(path, _)| path),
+            cached,
         })?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
     let how = provenance_words(provenance);
     writeln!(text, "{}, {how} {path}", describe(board))?;
-    writeln!(text, "{} undrawn lines, {} positions", summary.lines, thousands(summary.positions))?;
+    if let Some((sweep_path, sweep_provenance)) = &swept {
+        writeln!(text, "every position: {} {sweep_path}", provenance_words(*sweep_provenance))?;
+    }
+    writeln!(
+        text,
+        "{} undrawn lines; {} quiet positions, kept as {} classes of symmetric ones in {:.1} MB",
+        summary.lines,
+        thousands(summary.quiet_positions),
+        thousands(table.header().tally.wins + table.header().tally.losses + table.header().tally.draws),
+        table.stored_len() as f64 / 1e6
+    )?;
     writeln!(text, "with best play from the start: {}", outcome(summary.value))?;
-    text.push_str(&board.diagram(&board.start(), &board.line_scores(&table, &board.start()), &[]));
+    text.push_str(&board.diagram(&board.start(), &start_scores));
     writeln!(text, "best first lines ({}): {}", best.len(), best.join(", "))?;
+    writeln!(text, "{LOONY_KEY}")?;
     writeln!(text, "time: {seconds:.2} s")?;
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// What the marks after scores mean.
+const LOONY_KEY: &str = "^ after a score: B must make the next loony move; v: A must; no mark: neither can be made to";
+
+/// A loony mark as JSON gives it: `"A"`, `"B"` or null.
+fn mark(loony: Option<Loony>) -> Option<&'static str> {
+    loony.map(|l| match l {
+        Loony::A => "A",
+        Loony::B => "B",
+    })
+}
+
 fn probe(request: &Request) -> anyhow::Result<ExitCode> {
     let dots_and_boxes::ProbeRequest { board, position: pos, loony } = dots_and_boxes::probe_request(request.params)?;
-    let (table, _) = table(request, &board)?;
-    let scores = board.line_scores(&table, &pos);
-    let value = board.value(&table, &pos);
+    let (quiet, table, _) = table(request, &board)?;
+    let scorer = Scorer::new(&quiet, &table);
+    let scores = scorer.line_scores(&pos)?;
+    let value = scorer.value(&pos)?;
+    // The diagram's own marks, where it has any, against ours.
+    let differing: Vec<String> = if loony.is_empty() {
+        Vec::new()
+    } else {
+        scores
+            .iter()
+            .filter(|s| loony.iter().find(|l| l.0 == s.line).map(|l| l.1) != s.loony)
+            .map(describe_mark)
+            .collect()
+    };
     if request.json {
         output::json(&BoxesProbeJson {
             to_move: pos.turn().to_string(),
@@ -103,32 +163,48 @@ fn probe(request: &Request) -> anyhow::Result<ExitCode> {
             value,
             moves: scores
                 .iter()
-                .map(|s| BoxesLineJson {
-                    m: s.line.to_string(),
-                    score: s.score,
-                    best: s.best,
-                    loony: loony.iter().find(|l| l.0 == s.line).map(|l| l.1.symbol()),
-                })
+                .map(|s| BoxesLineJson { m: s.line.to_string(), score: s.score, best: s.best, loony: mark(s.loony) })
                 .collect(),
+            diagram_marks_agree: (!loony.is_empty()).then_some(differing.is_empty()),
         })?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
     writeln!(text, "{} (scores are the final A - B if the line is drawn now; * marks the best)", describe(&board))?;
-    text.push_str(&board.diagram(&pos, &scores, &loony));
+    text.push_str(&board.diagram(&pos, &scores));
     writeln!(text, "{} to move; score so far {:+}", pos.turn(), pos.score_so_far())?;
     if board.is_over(&pos) {
         writeln!(text, "the game is over: {}", outcome(value))?;
     } else {
         let best: Vec<String> = scores.iter().filter(|s| s.best).map(|s| s.line.to_string()).collect();
         writeln!(text, "with best play: {}; best lines: {}", outcome(value), best.join(", "))?;
+        writeln!(text, "{LOONY_KEY}")?;
+    }
+    if !loony.is_empty() {
+        if differing.is_empty() {
+            writeln!(text, "the diagram's loony marks agree with ours")?;
+        } else {
+            writeln!(text, "the diagram's loony marks differ from ours at: {}", differing.join(", "))?;
+        }
     }
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// `ab (ours ^)`.
+fn describe_mark(score: &LineScore) -> String {
+    format!("{} (ours {})", score.line, score.loony.map_or("none", Loony::symbol))
+}
+
 fn verify(request: &Request) -> anyhow::Result<ExitCode> {
-    let claims = dots_and_boxes::verify(|board| table(request, board).map(|(t, _)| t))?;
+    let store = &request.config.store;
+    let mut claims = dots_and_boxes::verify(
+        |quiet| table(request, quiet.board()).map(|(_, t, _)| t),
+        |quiet| Ok::<_, anyhow::Error>(store.open::<QuietOutcomes>(&quiet.table_key())?),
+    )?;
+    if request.params.flag("exhaustive")? {
+        claims.extend(dots_and_boxes::verify_against_sweep(&Bar::new())?);
+    }
     verify_report(request, Kind::DotsAndBoxes, &claims, String::new(), Vec::new())
 }
 
@@ -137,18 +213,25 @@ fn play(request: &Request) -> anyhow::Result<ExitCode> {
     let board = Board::from_params(params)?;
     let human = params.required("as", params.parsed::<Player>("as")?)?;
     let seed = params.number::<u64>("seed")?;
-    let (table, _) = table(request, &board)?;
+    let (quiet, table, _) = table(request, &board)?;
     let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-    let mut session = Session { board, table, human, rng };
+    let mut session = Session { board, quiet, table, human, rng };
     play::run(&mut session, params.flag("hints")?, std::io::stdin().lock())
 }
 
 /// A game against the perfect player.
 struct Session {
     board: Board,
-    table: Table<Margin>,
+    quiet: QuietTable,
+    table: Table<QuietOutcomes>,
     human: Player,
     rng: StdRng,
+}
+
+impl Session {
+    fn scorer(&self) -> Scorer<'_> {
+        Scorer::new(&self.quiet, &self.table)
+    }
 }
 
 impl Playable for Session {
@@ -169,9 +252,9 @@ impl Playable for Session {
         self.board.start()
     }
 
-    fn show(&self, pos: &Position, hints: bool, _: u32) -> String {
-        let scores = if hints { self.board.line_scores(&self.table, pos) } else { Vec::new() };
-        format!("{}score {:+}\n", self.board.diagram(pos, &scores, &[]), pos.score_so_far())
+    fn show(&self, pos: &Position, hints: bool, _: u32) -> anyhow::Result<String> {
+        let scores = if hints { self.scorer().line_scores(pos)? } else { Vec::new() };
+        Ok(format!("{}score {:+}\n", self.board.diagram(pos, &scores), pos.score_so_far()))
     }
 
     fn result(&self, pos: &Position) -> Option<String> {
@@ -189,22 +272,25 @@ impl Playable for Session {
         pos.turn() == self.human
     }
 
-    fn computer(&mut self, pos: &Position) -> (Position, String) {
-        let line = self.board.choose(&self.table, pos, &mut self.rng);
+    fn computer(&mut self, pos: &Position) -> anyhow::Result<(Position, String)> {
+        let line = Scorer::new(&self.quiet, &self.table).choose(pos, &mut self.rng)?;
         let takes = self.board.completed_by(pos.drawn(), line).len();
         let note = if takes > 0 { format!(", taking {takes}") } else { String::new() };
         let child = self.board.play(pos, line).expect("the computer draws an undrawn line");
-        (child, format!("{} draws {line}{note}", pos.turn()))
+        Ok((child, format!("{} draws {line}{note}", pos.turn())))
     }
 
-    fn hints(&self, pos: &Position) -> String {
+    fn hints(&self, pos: &Position) -> anyhow::Result<String> {
         let all: Vec<String> = self
-            .board
-            .line_scores(&self.table, pos)
+            .scorer()
+            .line_scores(pos)?
             .iter()
-            .map(|s| format!("{} {:+}{}", s.line, s.score, if s.best { "*" } else { "" }))
+            .map(|s| {
+                let mark = s.loony.map_or("", Loony::symbol);
+                format!("{} {:+}{mark}{}", s.line, s.score, if s.best { "*" } else { "" })
+            })
             .collect();
-        format!("final score A - B for each line (* best): {}", all.join(", "))
+        Ok(format!("final score A - B for each line (* best; {LOONY_KEY}): {}", all.join(", ")))
     }
 
     fn prompt(&self, pos: &Position) -> String {

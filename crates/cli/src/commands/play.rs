@@ -27,7 +27,11 @@ pub trait Playable {
     /// The position as the player sees it, with every move's value when
     /// `hints` is set and it is the player's turn; `repeated` is how many
     /// times the position has stood on the board.
-    fn show(&self, pos: &Self::Position, hints: bool, repeated: u32) -> String;
+    ///
+    /// # Errors
+    ///
+    /// If the table cannot be read (the games that read theirs as they go).
+    fn show(&self, pos: &Self::Position, hints: bool, repeated: u32) -> anyhow::Result<String>;
 
     /// How the game ended, if it is over.
     fn result(&self, pos: &Self::Position) -> Option<String>;
@@ -36,10 +40,18 @@ pub trait Playable {
     fn is_players_turn(&self, pos: &Self::Position) -> bool;
 
     /// The computer's move: the position after it and what to say of it.
-    fn computer(&mut self, pos: &Self::Position) -> (Self::Position, String);
+    ///
+    /// # Errors
+    ///
+    /// As for [`show`](Self::show).
+    fn computer(&mut self, pos: &Self::Position) -> anyhow::Result<(Self::Position, String)>;
 
     /// Every move's value, asked for with `hint`.
-    fn hints(&self, pos: &Self::Position) -> String;
+    ///
+    /// # Errors
+    ///
+    /// As for [`show`](Self::show).
+    fn hints(&self, pos: &Self::Position) -> anyhow::Result<String>;
 
     /// The prompt, such as `Blue to move> `.
     fn prompt(&self, pos: &Self::Position) -> String;
@@ -54,7 +66,7 @@ pub trait Playable {
 ///
 /// # Errors
 ///
-/// If the input cannot be read or the output written.
+/// If the input cannot be read, the output written or the table read.
 pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> anyhow::Result<ExitCode> {
     progress::at_prompt();
     output::print(&format!("{}\n", game.intro()))?;
@@ -66,13 +78,13 @@ pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> a
             *count += 1;
             *count
         };
-        output::print(&format!("\n{}", game.show(&pos, hints && game.is_players_turn(&pos), repeated)))?;
+        output::print(&format!("\n{}", game.show(&pos, hints && game.is_players_turn(&pos), repeated)?))?;
         if let Some(result) = game.result(&pos) {
             output::print(&format!("{result}\n"))?;
             return Ok(ExitCode::SUCCESS);
         }
         if !game.is_players_turn(&pos) {
-            let (child, said) = game.computer(&pos);
+            let (child, said) = game.computer(&pos)?;
             output::print(&format!("{said}\n"))?;
             pos = child;
             continue;
@@ -86,7 +98,7 @@ pub fn run<G: Playable>(game: &mut G, hints: bool, mut input: impl BufRead) -> a
             match line.trim() {
                 "" => continue,
                 "quit" | "q" | "exit" => return Ok(ExitCode::SUCCESS),
-                "hint" | "hints" | "?" => output::print(&format!("{}\n", game.hints(&pos)))?,
+                "hint" | "hints" | "?" => output::print(&format!("{}\n", game.hints(&pos)?))?,
                 text => match game.play(&pos, text) {
                     Ok(child) => break child,
                     Err(error) => output::print(&format!("{error}\n"))?,

@@ -47,13 +47,16 @@ const FOOTER_LEN: u64 = 48;
 /// Decompressed blocks kept for the next probes.
 const CACHED: usize = 64;
 
+/// Takes the payload's bytes one piece at a time.
+pub(super) type Sink<'a> = dyn FnMut(&[u8]) -> io::Result<()> + 'a;
+
 /// Writes `header` and then the payload `pieces` give, compressed in
 /// blocks; `payload_len` is how many bytes they give.
 pub(super) fn write(
     out: &mut dyn Write,
     header: &[u8; HEADER_LEN],
     payload_len: u64,
-    pieces: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+    pieces: &mut dyn FnMut(&mut Sink<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
     out.write_all(header)?;
     let mut list = Vec::new();

@@ -1,10 +1,17 @@
 //! Dots and Boxes' published results, checked against our tables.
 
-use solved_engine::Table;
-use solved_engine::table::Margin;
+use solved_engine::{Progress, Table, TableError};
 
-use super::{Board, BoardError, MAX_FREE_LINES, Variant};
+use super::quiet::{QuietOutcomes, QuietTable, agrees_with_sweep};
+use super::wilson::{Diagram, Loony};
+use super::{Board, Scorer, Variant};
 use crate::claims::{ClaimCheck, Verdict};
+use crate::tables::ObtainError;
+
+/// Wilson's diagrams, copied into the repository (see `data/SOURCES.md`).
+const WILSON_3X3: &str = include_str!("data/3x3_american_scores.txt");
+const WILSON_3X5: &str = include_str!("data/3x5_american_scores.txt");
+const WILSON_4X4: &str = include_str!("data/4x4_american_scores_loony.txt");
 
 /// A published value of a board's start, as we check it.
 struct StartClaim {
@@ -56,35 +63,84 @@ const CLAIMS: [StartClaim; 4] = [
     },
 ];
 
-/// The boards still out of reach, with their published values: more than
-/// 30 undrawn lines.
-const LATER: [(&str, u8, u8, &str, &str); 3] = [
-    ("7", 3, 5, "every first line scores -1", "D. Wilson"),
-    ("8", 4, 4, "tie, 0", "D. Wilson"),
-    ("9", 4, 5, "tie", "Barker & Korf, AAAI 2012"),
+/// A published diagram of a board's first lines, as we check it.
+struct DiagramClaim {
+    id: &'static str,
+    rows: u8,
+    cols: u8,
+    claim: &'static str,
+    published: &'static str,
+    diagram: &'static str,
+    /// Whether the diagram gives loony marks to check too.
+    marks: bool,
+}
+
+const FIRST: DiagramClaim = DiagramClaim {
+    id: "1",
+    rows: 3,
+    cols: 3,
+    claim: "3x3 American: every one of the 24 first lines scores -3 (B wins 6-3)",
+    published: "24 lines, all -3",
+    diagram: WILSON_3X3,
+    marks: false,
+};
+
+/// The boards past one table of every position, whose tables take an hour
+/// or more: checked when they are built, never built by `verify`.
+const LARGE: [DiagramClaim; 2] = [
+    DiagramClaim {
+        id: "7",
+        rows: 3,
+        cols: 5,
+        claim: "3x5 American (38 lines): every first line scores -1",
+        published: "38 lines, all -1",
+        diagram: WILSON_3X5,
+        marks: false,
+    },
+    DiagramClaim {
+        id: "8",
+        rows: 4,
+        cols: 4,
+        claim: "4x4 American (40 lines): a tie, with loony marks",
+        published: "40 lines, all 0; 0^ but plain 0 at the four lines of the centre dot",
+        diagram: WILSON_4X4,
+        marks: true,
+    },
 ];
 
-/// Checks every published claim. `table` supplies the solved table of a
-/// board, solving it if need be.
+/// The boards whose quiet solve `verify --exhaustive` compares with the
+/// full sweep on every position: every board of at most 30 undrawn lines
+/// that the sweep solves here and the issue of the quiet solver names.
+pub const SWEPT: [(u8, u8, Variant); 9] = [
+    (2, 2, Variant::American),
+    (2, 3, Variant::American),
+    (2, 4, Variant::American),
+    (2, 5, Variant::American),
+    (3, 3, Variant::American),
+    (3, 4, Variant::Icelandic),
+    (4, 4, Variant::Swedish),
+    (3, 6, Variant::Swedish),
+    (3, 5, Variant::Icelandic),
+];
+
+/// Checks every published claim. `table` supplies the quiet table of a
+/// small board, solving it if need be; `built` that of a large board, if
+/// it is there.
 ///
 /// # Errors
 ///
-/// Whatever `table` fails with.
-pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table<Margin>, E>) -> Result<Vec<ClaimCheck>, E> {
-    let board = |rows, cols, variant| Board::new(rows, cols, variant).expect("claimed boards fit");
-    let three = board(3, 3, Variant::American);
-    let summary = three.summary(&table(&three)?);
-    let scores: Vec<i32> = summary.first_moves.iter().map(|m| m.score).collect();
-    let all_minus_three = scores.len() == 24 && scores.iter().all(|&s| s == -3);
+/// Whatever `table` or `built` fails with.
+pub fn verify<E: From<TableError>>(
+    mut table: impl FnMut(&QuietTable) -> Result<Table<QuietOutcomes>, E>,
+    mut built: impl FnMut(&QuietTable) -> Result<Option<Table<QuietOutcomes>>, E>,
+) -> Result<Vec<ClaimCheck>, E> {
+    let quiet = |rows, cols, variant| QuietTable::new(&Board::new(rows, cols, variant).expect("claimed boards fit"));
+    let three = quiet(3, 3, Variant::American);
+    let three_table = table(&three)?;
+    let scorer = Scorer::new(&three, &three_table);
+    let summary = scorer.summary()?;
     let mut claims = vec![
-        ClaimCheck::new(
-            "1",
-            "3x3 American: every first line scores -3 (B wins 6-3)",
-            "D. Wilson, analysis results",
-            "24 lines, all -3",
-            describe_scores(&scores),
-            Verdict::of(all_minus_three),
-        ),
+        check_diagram(&FIRST, &scorer)?,
         ClaimCheck::new(
             "2",
             "3x3 American: B can force at least a 1-box win",
@@ -95,8 +151,8 @@ pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table<Margin>, E>) -> R
         ),
     ];
     for c in &CLAIMS {
-        let b = board(c.rows, c.cols, c.variant);
-        let value = b.summary(&table(&b)?).value;
+        let board = quiet(c.rows, c.cols, c.variant);
+        let value = Scorer::new(&board, &table(&board)?).value(&board.board().start())?;
         claims.push(ClaimCheck::new(
             c.id,
             c.claim,
@@ -106,28 +162,98 @@ pub fn verify<E>(mut table: impl FnMut(&Board) -> Result<Table<Margin>, E>) -> R
             Verdict::of(value == c.value),
         ));
     }
-    for (id, rows, cols, published, source) in LATER {
-        let reason = match Board::new(rows, cols, Variant::American) {
-            Err(BoardError::TooManyLines { lines, .. }) => format!("{lines} undrawn lines, over {MAX_FREE_LINES}"),
-            Err(error) => error.to_string(),
-            Ok(_) => "within reach: add the claim".into(),
-        };
-        claims.push(ClaimCheck::new(
-            id,
-            &format!("{rows}x{cols} American"),
-            source,
-            published,
-            format!("not yet reachable: {reason}"),
-            Verdict::NotYetReachable,
-        ));
+    for c in &LARGE {
+        let board = quiet(c.rows, c.cols, Variant::American);
+        claims.push(match built(&board)? {
+            Some(table) => check_diagram(c, &Scorer::new(&board, &table))?,
+            None => {
+                let hours = crate::tables::Solvable::cost(&board).seconds / 3600.0;
+                ClaimCheck::new(
+                    c.id,
+                    c.claim,
+                    "D. Wilson",
+                    c.published,
+                    format!(
+                        "not checked: the table is not built (`solved solve dots-and-boxes --rows {} --cols {}` builds it, in about {hours:.1} hours)",
+                        c.rows, c.cols
+                    ),
+                    Verdict::NotYetReachable,
+                )
+            }
+        });
     }
+    claims.push(ClaimCheck::new(
+        "9",
+        "4x5 American",
+        "Barker & Korf, AAAI 2012",
+        "tie",
+        match Board::new(4, 5, Variant::American) {
+            Err(error) => format!("not yet reachable: {error}"),
+            Ok(_) => "within reach: add the claim".into(),
+        },
+        Verdict::NotYetReachable,
+    ));
     Ok(claims)
 }
 
-fn describe_scores(scores: &[i32]) -> String {
-    let mut distinct: Vec<i32> = scores.to_vec();
-    distinct.sort();
-    distinct.dedup();
-    let list: Vec<String> = distinct.iter().map(|s| format!("{s:+}")).collect();
-    format!("{} lines, scores {}", scores.len(), list.join(", "))
+/// Compares every line of the start with Wilson's diagram: its score and,
+/// if the diagram has them, its loony mark.
+fn check_diagram(claim: &DiagramClaim, scorer: &Scorer<'_>) -> Result<ClaimCheck, TableError> {
+    let diagram: Diagram = claim.diagram.parse().expect("Wilson's diagrams parse");
+    assert_eq!((diagram.rows, diagram.cols), (claim.rows, claim.cols), "the diagram is of the claimed board");
+    let scores = scorer.line_scores(&scorer.board().start())?;
+    let mut disagree: Vec<String> = Vec::new();
+    for &(line, published) in &diagram.scores {
+        let ours = scores.iter().find(|s| s.line == line).expect("every line of the start is scored");
+        let mark = |loony: Option<Loony>| loony.map_or("", Loony::symbol);
+        let published_mark = diagram.loony.iter().find(|l| l.0 == line).map(|l| l.1);
+        if ours.score != published || (claim.marks && ours.loony != published_mark) {
+            disagree.push(format!(
+                "{line}: {}{} where Wilson has {published}{}",
+                ours.score,
+                mark(ours.loony),
+                mark(published_mark)
+            ));
+        }
+    }
+    let ours = if disagree.is_empty() {
+        format!("{} lines, all as the diagram{}", scores.len(), if claim.marks { ", marks too" } else { "" })
+    } else {
+        disagree.join("; ")
+    };
+    let agrees = disagree.is_empty() && diagram.scores.len() == scores.len();
+    Ok(ClaimCheck::new(
+        claim.id,
+        claim.claim,
+        "D. Wilson, analysis results",
+        claim.published,
+        ours,
+        Verdict::of(agrees),
+    ))
+}
+
+/// Compares the quiet solver with the full sweep on every position of each
+/// board of [`SWEPT`].
+///
+/// # Errors
+///
+/// [`ObtainError`] if `progress` asks to stop.
+pub fn verify_against_sweep(progress: &dyn Progress) -> Result<Vec<ClaimCheck>, ObtainError> {
+    let mut checks = Vec::new();
+    for (i, &(rows, cols, variant)) in SWEPT.iter().enumerate() {
+        let board = Board::new(rows, cols, variant).expect("swept boards fit");
+        let wrong = agrees_with_sweep(&board, progress)?;
+        checks.push(ClaimCheck::new(
+            &format!("s{}", i + 1),
+            &format!("{rows}x{cols} {}: the quiet solver gives the sweep's margin everywhere", variant.id()),
+            "the full sweep of this tool",
+            format!("all {} positions", 1u64 << board.free_line_count()),
+            match wrong {
+                None => format!("all {} positions agree", 1u64 << board.free_line_count()),
+                Some(drawn) => format!("position {drawn:#x} (free lines drawn) differs"),
+            },
+            Verdict::of(wrong.is_none()),
+        ));
+    }
+    Ok(checks)
 }

@@ -27,6 +27,11 @@ const TO_MOVE: Field =
     Field::value("to-move", "PLAYER", "Who is to move in the diagram, A or B (needed once boxes are taken)")
         .command_line_only();
 const SIDE: Field = Field::value("as", "PLAYER", "Your side: A moves first").with_default("A").command_line_only();
+const EXHAUSTIVE: Field = Field::flag(
+    "exhaustive",
+    "Also compare the quiet solver with the full sweep on every position of every board of at most 30 lines it names (a few minutes)",
+)
+.command_line_only();
 
 /// The most bytes a diagram file may have: the largest board Wilson's
 /// letters name, drawn with three text rows between dot rows, with room
@@ -38,7 +43,7 @@ pub const INFO: GameInfo = GameInfo {
     kind: Kind::DotsAndBoxes,
     id: "dots-and-boxes",
     name: "Dots and Boxes",
-    about: "American, Swedish and Icelandic boards with up to 30 undrawn lines, by one descending sweep",
+    about: "American, Swedish and Icelandic boards: up to 30 undrawn lines by one descending sweep of every position, 3x5 and 4x4 American and the like from their quiet positions, with Wilson's loony marks",
     fields: &GAME,
     operations: &[
         Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME },
@@ -49,8 +54,8 @@ pub const INFO: GameInfo = GameInfo {
         },
         Supported {
             operation: Operation::Verify,
-            about: "Dots and Boxes (solves the claimed boards if they are not cached)",
-            fields: &[],
+            about: "Dots and Boxes (solves the small claimed boards if they are not cached; checks 3x5 and 4x4 American once built)",
+            fields: &[EXHAUSTIVE],
         },
         Supported {
             operation: Operation::Play,

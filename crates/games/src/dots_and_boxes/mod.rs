@@ -23,11 +23,11 @@ pub mod wilson;
 use std::fmt;
 use std::str::FromStr;
 
-pub use self::claims::verify;
+pub use self::claims::{SWEPT, verify, verify_against_sweep};
 pub use self::game::{INFO, ProbeRequest, probe_request};
 pub use self::notation::{LineNameError, MovesError, ParseLineError, ParsePlayerError, parse_moves};
 use self::quiet::Quiet;
-pub use self::scores::{FirstMove, LineScore, Summary};
+pub use self::scores::{FirstMove, LineScore, Scorer, Summary};
 
 /// The most undrawn lines a board may have for a table of every position:
 /// it takes 2^30 bytes. Larger boards are solved from their quiet positions.

@@ -5,7 +5,8 @@ use solved_engine::Progress;
 use solved_engine::sweep::{self, Margins};
 use solved_engine::table::{Margin, TableKey};
 
-use super::Board;
+use super::quiet::QuietTable;
+use super::{Board, MAX_FREE_LINES};
 use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the table layout (bit order of the free lines), recorded
@@ -16,6 +17,28 @@ impl Board {
     /// The number of undrawn lines at the start, the table's bits.
     pub fn free_line_count(&self) -> u32 {
         self.free.len() as u32
+    }
+
+    /// Whether one table holds every position of the board (a full sweep
+    /// solves it); larger boards have only their quiet table.
+    pub fn is_swept(&self) -> bool {
+        self.free_line_count() <= MAX_FREE_LINES
+    }
+
+    /// The key of the table `bench` times: the full sweep's where there is
+    /// one, else the quiet table's.
+    pub fn bench_key(&self) -> TableKey {
+        if self.is_swept() { self.table_key() } else { QuietTable::new(self).table_key() }
+    }
+
+    /// Solves the table of [`bench_key`](Self::bench_key) in memory and
+    /// returns its entries.
+    ///
+    /// # Errors
+    ///
+    /// As for the solver.
+    pub fn bench_solve(&self, progress: &dyn Progress) -> Result<u64, ObtainError> {
+        if self.is_swept() { self.solve_in_memory(progress) } else { QuietTable::new(self).solve_in_memory(progress) }
     }
 
     /// Each box as the set (bits) of its undrawn sides; boxes the variant
@@ -30,7 +53,7 @@ impl Board {
 
 /// A table index is the set of drawn free lines; the margin stored there is
 /// what the player to move can still gain over the other, whoever owns the
-/// boxes taken so far.
+/// boxes taken so far. Only for boards that [`Board::is_swept`].
 impl Solvable for Board {
     type Encoding = Margin;
     type Solution = Margins;

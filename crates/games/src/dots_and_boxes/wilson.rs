@@ -22,7 +22,8 @@ use std::str::FromStr;
 
 use super::{Board, BoxAt, Line, LineScore, Player, Position};
 
-/// Wilson's loony mark on a score.
+/// Wilson's loony mark on a score: who must make the next loony move
+/// (see [`NextLoony`](super::quiet::NextLoony) for how it is computed).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
 pub enum Loony {
     /// `^`: B must make the next loony move.
@@ -366,14 +367,13 @@ impl Board {
     }
 
     /// `pos` as a Wilson diagram, with `scores` written on the undrawn
-    /// lines (followed by any of Wilson's `loony` marks read from an input
-    /// diagram, then `*` for each best line) and `#` at the ends of the last
-    /// line drawn.
-    pub fn diagram(&self, pos: &Position, scores: &[LineScore], loony: &[(Line, Loony)]) -> String {
+    /// lines (each followed by its loony mark, then `*` for a best line) and
+    /// `#` at the ends of the last line drawn.
+    pub fn diagram(&self, pos: &Position, scores: &[LineScore]) -> String {
         const SPACING: usize = 6;
         let score_of = |line: Line| scores.iter().find(|s| s.line == line);
         let marks = |line: Line| {
-            let loony = loony.iter().find(|l| l.0 == line).map_or("", |l| l.1.symbol());
+            let loony = score_of(line).and_then(|s| s.loony).map_or("", Loony::symbol);
             format!("{loony}{}", mark(score_of(line)))
         };
         let (height, width) = (2 * self.rows, 2 * self.cols);

@@ -9,8 +9,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 use solved_engine::Table;
-use solved_engine::table::Margin;
-use solved_games::dots_and_boxes::{self, Board, Line};
+use solved_games::dots_and_boxes::quiet::{QuietOutcomes, QuietTable};
+use solved_games::dots_and_boxes::wilson::Loony;
+use solved_games::dots_and_boxes::{self, Board, Line, Scorer};
 use solved_games::registry::{Game, Operation, command_line};
 
 use super::{BuildingJson, RawQuery, Shared, blocking, params};
@@ -28,6 +29,9 @@ struct LineJson {
     score: i32,
     best: bool,
     takes: usize,
+    /// Who must make the next loony move after this line: `"A"`, `"B"`, or
+    /// null for neither.
+    loony: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -55,7 +59,10 @@ struct SummaryJson {
     cols: u8,
     variant: &'static str,
     lines: u32,
+    /// Every position: 2^lines.
     positions: u64,
+    /// Those with no box of exactly three sides, which the table stores.
+    quiet_positions: u64,
     value: i32,
     first_moves: Vec<FirstMoveJson>,
     best_first_moves: Vec<String>,
@@ -66,16 +73,26 @@ struct FirstMoveJson {
     #[serde(rename = "move")]
     m: String,
     score: i32,
+    loony: Option<&'static str>,
     best_replies: usize,
 }
 
-/// The board's table, or the answer saying how far building it has got.
-/// Blocks: call from a blocking thread.
-fn table(state: &Shared, board: &Board) -> Result<Result<Arc<Table<Margin>>, Response>, ApiError> {
-    Ok(match state.table(board, || command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone())))? {
+/// A loony mark as the API gives it.
+fn mark(loony: Option<Loony>) -> Option<&'static str> {
+    loony.map(|l| match l {
+        Loony::A => "A",
+        Loony::B => "B",
+    })
+}
+
+/// The board's quiet table, or the answer saying how far building it has
+/// got. Blocks: call from a blocking thread.
+fn table(state: &Shared, quiet: &QuietTable) -> Result<Result<Arc<Table<QuietOutcomes>>, Response>, ApiError> {
+    let game = Game::DotsAndBoxes(quiet.board().clone());
+    Ok(match state.table(quiet, || command_line(Operation::Solve, &game))? {
         Availability::Ready(table) => Ok(table),
         Availability::Building { phase, done } => {
-            Err(BuildingJson::new(&Game::DotsAndBoxes(board.clone()), phase, done).into_response())
+            Err(BuildingJson::new(&game, phase, done).with_positions(quiet.quiet().count()).into_response())
         }
     })
 }
@@ -89,22 +106,33 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response,
     let params = params(query, &dots_and_boxes::INFO, Operation::Probe)?;
     let dots_and_boxes::ProbeRequest { board, position: pos, .. } = dots_and_boxes::probe_request(&params)?;
     blocking(move || {
-        let table = match table(&state, &board)? {
+        let quiet = QuietTable::new(&board);
+        let table = match table(&state, &quiet)? {
             Ok(table) => table,
             Err(building) => return Ok(building),
         };
+        let scorer = Scorer::new(&quiet, &table);
+        let internal = |e: solved_engine::TableError| ApiError::internal(&e);
         let (rows, cols) = (board.rows(), board.cols());
         let over = board.is_over(&pos);
-        let choice = (!over).then(|| board.choose(&table, &pos, &mut rand::rng()).to_string());
+        let choice =
+            if over { None } else { Some(scorer.choose(&pos, &mut rand::rng()).map_err(internal)?.to_string()) };
         let drawn = (0..=2 * rows)
             .flat_map(|row| (0..=2 * cols).filter_map(move |col| Line::new(row, col)))
             .filter(|&line| board.is_drawn(pos.drawn(), line))
             .map(|line| line.to_string())
             .collect();
-        let moves = board
-            .line_scores(&table, &pos)
+        let moves = scorer
+            .line_scores(&pos)
+            .map_err(internal)?
             .into_iter()
-            .map(|s| LineJson { m: s.line.to_string(), score: s.score, best: s.best, takes: s.takes })
+            .map(|s| LineJson {
+                m: s.line.to_string(),
+                score: s.score,
+                best: s.best,
+                takes: s.takes,
+                loony: mark(s.loony),
+            })
             .collect();
         Ok(Json(ProbeJson {
             rows,
@@ -114,7 +142,7 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response,
             owners: pos.owners().iter().map(|o| o.map(|p| p.to_string())).collect(),
             to_move: pos.turn().to_string(),
             score_so_far: pos.score_so_far(),
-            value: board.value(&table, &pos),
+            value: scorer.value(&pos).map_err(internal)?,
             over,
             moves,
             choice,
@@ -131,22 +159,29 @@ async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Respons
     let params = params(query, &dots_and_boxes::INFO, Operation::Solve)?;
     let board = Board::from_params(&params)?;
     blocking(move || {
-        let table = match table(&state, &board)? {
+        let quiet = QuietTable::new(&board);
+        let table = match table(&state, &quiet)? {
             Ok(table) => table,
             Err(building) => return Ok(building),
         };
-        let summary = board.summary(&table);
+        let summary = Scorer::new(&quiet, &table).summary().map_err(|e| ApiError::internal(&e))?;
         Ok(Json(SummaryJson {
             rows: board.rows(),
             cols: board.cols(),
             variant: board.variant().id(),
             lines: summary.lines,
-            positions: summary.positions,
+            positions: 1u64 << summary.lines,
+            quiet_positions: summary.quiet_positions,
             value: summary.value,
             first_moves: summary
                 .first_moves
                 .iter()
-                .map(|m| FirstMoveJson { m: m.line.to_string(), score: m.score, best_replies: m.best_replies })
+                .map(|m| FirstMoveJson {
+                    m: m.line.to_string(),
+                    score: m.score,
+                    loony: mark(m.loony),
+                    best_replies: m.best_replies,
+                })
                 .collect(),
             best_first_moves: summary.best_first_moves().iter().map(Line::to_string).collect(),
         })

@@ -109,6 +109,12 @@ impl BuildingJson {
         }
     }
 
+    /// The same, for a table of `positions` positions other than the
+    /// game's main one.
+    pub(crate) fn with_positions(self, positions: u64) -> BuildingJson {
+        BuildingJson { positions, ..self }
+    }
+
     pub(crate) fn into_response(self) -> Response {
         (StatusCode::ACCEPTED, Json(self)).into_response()
     }

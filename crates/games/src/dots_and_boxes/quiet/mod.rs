@@ -4,16 +4,17 @@
 //! A position in which no box has exactly three sides drawn is *quiet*.
 //! Only quiet positions are stored, one of each class of symmetric ones;
 //! any other position's outcome follows from quiet ones by a short exact
-//! search over captures ([`capture`]). On 4×4 boxes that stores 2.5
+//! search over captures (the `capture` module). On 4×4 boxes that stores 2.5
 //! billion of the 2^40 positions.
 //!
-//! The quiet positions are ranked densely ([`rank`]), the least of each
+//! The quiet positions are ranked densely (the `rank` module), the least of each
 //! symmetry class marked among them ([`Members`]), and the outcomes of the
 //! marked ones solved layer by layer, from the full board down, by the
 //! engine's [`layers`](solved_engine::layers) solver: every move adds a
 //! line, so a position needs only positions with more lines.
 
 mod capture;
+mod check;
 mod layout;
 mod outcome;
 mod rank;
@@ -27,6 +28,7 @@ use solved_engine::{Interrupted, Members, MembersBuilder, Progress};
 use rayon::prelude::*;
 
 pub use self::capture::Memo;
+pub use self::check::agrees_with_sweep;
 pub use self::layout::{Layout, LayoutError, MAX_WIDTH};
 pub use self::outcome::{MAX_MARGIN, NextLoony, Outcome};
 use self::rank::{Prefix, QuietRank};
@@ -146,6 +148,40 @@ impl Quiet {
         progress: &dyn Progress,
     ) -> Result<LayersSolution, LayersError> {
         solver.solve(&QuietSolve { quiet: self, members }, progress)
+    }
+}
+
+/// A board's quiet positions solved in memory, with the mark of every
+/// representative: what checks and benchmarks use.
+#[derive(Debug)]
+pub struct SolvedQuiet {
+    quiet: Quiet,
+    members: Members,
+    values: LayersSolution,
+}
+
+impl SolvedQuiet {
+    /// Solves the quiet positions of `quiet`'s board.
+    ///
+    /// # Errors
+    ///
+    /// [`LayersError`] if `progress` asks to stop.
+    pub fn new(quiet: Quiet, progress: &dyn Progress) -> Result<SolvedQuiet, LayersError> {
+        let members = quiet.representatives(progress)?;
+        let values = quiet.solve(&members, &LayersSolver::new(), progress)?;
+        Ok(SolvedQuiet { quiet, members, values })
+    }
+
+    /// The quiet positions.
+    pub fn quiet(&self) -> &Quiet {
+        &self.quiet
+    }
+
+    /// The outcome of the position `mask` (every line, in the layout's
+    /// order), for the player to move.
+    pub fn outcome(&self, mask: u64, memo: &mut Memo) -> Outcome {
+        let lookup = |quiet| Outcome::from_byte(self.values.get(self.quiet.index(&self.members, quiet)));
+        self.quiet.layout.outcome(mask, &lookup, memo)
     }
 }
 

@@ -17,7 +17,7 @@ use solved_engine::layers::{LayersSolution, LayersSolver};
 use solved_engine::table::{Encoding, Payload, TableKey};
 use solved_engine::{Members, Progress, Table, TableError, TableStore, Tally};
 
-use super::{Memo, Outcome, Quiet};
+use super::{Layout, Memo, Outcome, Quiet};
 use crate::dots_and_boxes::Board;
 use crate::tables::{Cost, ObtainError, Solvable};
 
@@ -181,6 +181,16 @@ impl<'a> QuietProbe<'a> {
     /// Probes `table`, the quiet table of `quiet`'s board.
     pub fn new(quiet: &'a Quiet, table: &'a Table<QuietOutcomes>) -> QuietProbe<'a> {
         QuietProbe { quiet, table, memo: RefCell::default(), failed: Cell::new(None) }
+    }
+
+    /// The layout of the board.
+    pub fn layout(&self) -> &Layout {
+        self.quiet.layout()
+    }
+
+    /// The quiet positions the table is of.
+    pub fn quiet_positions(&self) -> u64 {
+        self.quiet.count()
     }
 
     /// The outcome, for the player to move, of the position whose lines

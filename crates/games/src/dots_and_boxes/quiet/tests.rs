@@ -187,60 +187,6 @@ fn the_quiet_solve_gives_the_sweeps_margins() {
 }
 
 #[test]
-#[ignore]
-fn timing() {
-    for (rows, cols, variant) in [
-        (3, 5, Variant::Icelandic),
-        (2, 5, Variant::American),
-        (3, 6, Variant::Swedish),
-        (3, 5, Variant::American),
-        (4, 4, Variant::American),
-        (4, 4, Variant::Icelandic),
-        (2, 7, Variant::American),
-        (2, 8, Variant::American),
-        (3, 6, Variant::American),
-        (4, 5, Variant::Swedish),
-        (4, 5, Variant::Icelandic),
-    ] {
-        match Board::new(rows, cols, variant) {
-            Ok(b) => {
-                let q = Quiet::new(&b).unwrap();
-                eprintln!(
-                    "{rows}x{cols} {variant:?}: free {} quiet {} classes {} est {} MB",
-                    b.free_line_count(),
-                    q.count(),
-                    q.layout().symmetries().len() + 1,
-                    q.estimated_bytes() >> 20
-                );
-            }
-            Err(e) => eprintln!("{rows}x{cols} {variant:?}: {e}"),
-        }
-    }
-    for (rows, cols, variant) in
-        [(3, 4, Variant::Icelandic), (3, 4, Variant::American), (2, 6, Variant::American), (4, 4, Variant::Icelandic)]
-    {
-        let board = board(rows, cols, variant);
-        let start = std::time::Instant::now();
-        let quiet = Quiet::new(&board).unwrap();
-        let members = quiet.representatives(&Silent).unwrap();
-        let t1 = start.elapsed();
-        let solution = quiet.solve(&members, &LayersSolver::new(), &Silent).unwrap();
-        let t2 = start.elapsed();
-        let layout = quiet.layout();
-        let lookup = |mask| Outcome::from_byte(solution.get(quiet.index(&members, mask)));
-        let start_outcome = layout.outcome(layout.forced(), &lookup, &mut Memo::default());
-        eprintln!(
-            "{rows}x{cols} {variant:?}: quiet {} reps {} classes {:?} solve {:?} start {:?}",
-            quiet.count(),
-            members.len(),
-            t1,
-            t2 - t1,
-            start_outcome
-        );
-    }
-}
-
-#[test]
 fn a_saved_quiet_table_gives_the_outcomes_it_was_solved_with() {
     for (rows, cols, variant) in [(2, 2, Variant::American), (3, 3, Variant::American), (3, 4, Variant::Icelandic)] {
         let board = board(rows, cols, variant);
@@ -262,37 +208,12 @@ fn a_saved_quiet_table_gives_the_outcomes_it_was_solved_with() {
     }
 }
 
-/// Stage names and times on stderr.
-struct Stages(std::time::Instant);
-
-impl solved_engine::Progress for Stages {
-    fn start(&self, phase: &str, total: u64) {
-        eprintln!("{:8.1} s  {phase} ({total})", self.0.elapsed().as_secs_f64());
-    }
-    fn stage(&self, name: &str) {
-        eprintln!("{:8.1} s  {name}", self.0.elapsed().as_secs_f64());
-    }
-}
-
 #[test]
-#[ignore]
-fn solve_into_store() {
-    let dir = std::env::var("QUIET_STORE").unwrap();
-    let rows: u8 = std::env::var("QUIET_ROWS").unwrap().parse().unwrap();
-    let cols: u8 = std::env::var("QUIET_COLS").unwrap().parse().unwrap();
-    let board = board(rows, cols, Variant::American);
-    let store = solved_engine::TableStore::new(dir);
-    let quiet_table = QuietTable::new(&board);
-    let progress = Stages(std::time::Instant::now());
-    let (table, _) = crate::tables::obtain(&quiet_table, &store, &progress).unwrap();
-    progress.stage("saved");
-    let probe = QuietProbe::new(quiet_table.quiet(), &table);
-    let layout = quiet_table.quiet().layout();
-    let mut undrawn = layout.full() & !layout.forced();
-    while undrawn != 0 {
-        let line = undrawn.trailing_zeros();
-        undrawn &= undrawn - 1;
-        eprintln!("line {line}: {:?}", probe.move_outcome(layout.forced(), line).unwrap());
+fn the_large_boards_have_as_many_quiet_positions_as_the_transfer_matrix_counts() {
+    // Counted in the issue that asked for these boards, by a transfer matrix
+    // over the board rather than by strips.
+    for (rows, cols, quiet) in [(3, 5, 6_435_880_414), (4, 4, 20_276_816_980)] {
+        let board = Board::new(rows, cols, Variant::American).unwrap();
+        assert_eq!(Quiet::new(&board).unwrap().count(), quiet, "{rows}x{cols}");
     }
-    eprintln!("stored {} bytes", table.stored_len());
 }
