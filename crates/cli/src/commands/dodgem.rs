@@ -32,7 +32,9 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 }
 
 fn table(request: &Request, game: &Dodgem) -> anyhow::Result<(Table<Packed>, Provenance)> {
-    open_table(request.config, dodgem::INFO.name, game, command_line(Operation::Solve, &Game::Dodgem(game.clone())))
+    let command =
+        (request.operation != Operation::Solve).then(|| command_line(Operation::Solve, &Game::Dodgem(game.clone())));
+    open_table(request.config, dodgem::INFO.name, game, command)
 }
 
 fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {

@@ -35,12 +35,14 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 /// The quiet table of `board`, which every probe reads.
 fn table(request: &Request, board: &Board) -> anyhow::Result<(QuietTable, Table<QuietOutcomes>, Provenance)> {
     let quiet = QuietTable::new(board);
-    let (table, provenance) = open_table(request.config, dots_and_boxes::INFO.name, &quiet, solve_command(board))?;
+    let (table, provenance) =
+        open_table(request.config, dots_and_boxes::INFO.name, &quiet, solve_command(request, board))?;
     Ok((quiet, table, provenance))
 }
 
-fn solve_command(board: &Board) -> String {
-    command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone()))
+/// The command that builds `board`'s tables, unless it is the one running.
+fn solve_command(request: &Request, board: &Board) -> Option<String> {
+    (request.operation != Operation::Solve).then(|| command_line(Operation::Solve, &Game::DotsAndBoxes(board.clone())))
 }
 
 fn describe(board: &Board) -> String {
@@ -63,7 +65,7 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     // quiet one against.
     let swept = if board.is_swept() {
         let (_, provenance): (Table<Margin>, _) =
-            open_table(request.config, dots_and_boxes::INFO.name, board, solve_command(board))?;
+            open_table(request.config, dots_and_boxes::INFO.name, board, solve_command(request, board))?;
         Some((request.config.store.path::<Margin>(&board.table_key()).display().to_string(), provenance))
     } else {
         None

@@ -70,24 +70,26 @@ fn unsupported(request: &Request, game: Kind) -> anyhow::Result<ExitCode> {
 const ANNOUNCED: f64 = 3.0;
 
 /// The table of `game`, from the cache or solved (and saved) first. A long
-/// solve is announced on stderr with what it takes and `command`, which
-/// builds the table on its own.
+/// solve is announced on stderr with what it takes and, unless the solve is
+/// what was asked for, `command`, which builds the table on its own.
 fn open_table<G: Solvable>(
     config: &Config,
     name: &str,
     game: &G,
-    command: String,
+    command: Option<String>,
 ) -> anyhow::Result<(Table<G::Encoding>, Provenance)> {
     let key = game.table_key();
     let cost = game.cost();
     if cost.seconds >= ANNOUNCED && !config.store.path::<G::Encoding>(&key).is_file() {
-        eprintln!(
-            "solved: building the {name} {} ({}) table first: about {} and {} of memory on two cores; `{command}` builds it on its own",
-            key.size,
-            key.variant,
-            duration(cost.seconds),
-            bytes(cost.bytes)
-        );
+        let (size, variant, seconds, memory) = (&key.size, &key.variant, duration(cost.seconds), bytes(cost.bytes));
+        match command {
+            Some(command) => eprintln!(
+                "solved: building the {name} {size} ({variant}) table first: about {seconds} and {memory} of memory on two cores; `{command}` builds it on its own"
+            ),
+            None => eprintln!(
+                "solved: solving the {name} {size} ({variant}) table: about {seconds} and {memory} of memory on two cores"
+            ),
+        }
     }
     let (table, provenance) = obtain(game, &config.store, &Bar::new())
         .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;

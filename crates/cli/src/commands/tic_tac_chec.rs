@@ -46,8 +46,10 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn table(config: &Config, game: &TicTacChec) -> anyhow::Result<(Table<Packed>, Provenance)> {
-    open_table(config, tic_tac_chec::INFO.name, game, command_line(Operation::Solve, &Game::TicTacChec(game.clone())))
+/// The table of `game`; `solving` when the solve is what was asked for.
+fn table(config: &Config, game: &TicTacChec, solving: bool) -> anyhow::Result<(Table<Packed>, Provenance)> {
+    let command = (!solving).then(|| command_line(Operation::Solve, &Game::TicTacChec(game.clone())));
+    open_table(config, tic_tac_chec::INFO.name, game, command)
 }
 
 /// A part of the report.
@@ -125,7 +127,7 @@ fn phase(phase: &PhaseSummary) -> PhaseJson {
 fn solve(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
     let (config, json) = (request.config, request.json);
     let began = Instant::now();
-    let (table, provenance) = table(config, game)?;
+    let (table, provenance) = table(config, game, true)?;
     let summary = game.summary(&table);
     let seconds = began.elapsed().as_secs_f64();
     let path = config.store.path::<Packed>(&game.table_key()).display().to_string();
@@ -199,7 +201,7 @@ fn solve(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
 fn open_for_probing(config: &Config, game: &TicTacChec) -> anyhow::Result<ProbeValues> {
     match game.open_for_probing(&config.store)? {
         Some(values) => Ok(values),
-        None => Ok(ProbeValues::Full(table(config, game)?.0)),
+        None => Ok(ProbeValues::Full(table(config, game, false)?.0)),
     }
 }
 
@@ -227,7 +229,7 @@ fn probe(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
 }
 
 fn audit(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
-    let (table, _) = table(request.config, game)?;
+    let (table, _) = table(request.config, game, false)?;
     let began = Instant::now();
     let reference = Reference(game);
     let report = audit_values(&reference, &table, |pos| game.positions().index(pos), &Bar::new())?;
@@ -266,7 +268,7 @@ fn audit(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
 
 fn compact(request: &Request, game: &TicTacChec) -> anyhow::Result<ExitCode> {
     let config = request.config;
-    let (table, _) = table(config, game)?;
+    let (table, _) = table(config, game, false)?;
     let began = Instant::now();
     let compact = CompactBuilder::new(&table).context("cannot make the compact copy")?;
     compact.verify(&table).context("the compact copy does not match the table")?;
