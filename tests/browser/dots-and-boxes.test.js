@@ -21,9 +21,28 @@ async function settled(page, previous) {
   );
 }
 
+/** What the page should show for each line the CLI scores. */
+const MARK = { A: "v", B: "^" };
+const expectedLines = (truth) =>
+  truth.moves
+    .map(({ move, score, best, loony }) => ({
+      move,
+      score,
+      best,
+      loony,
+      label: (score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0") + (MARK[loony] ?? ""),
+    }))
+    .sort((a, b) => a.move.localeCompare(b.move));
+
 const lines = (page) =>
   page.$$eval("g.line", (nodes) =>
-    nodes.map((n) => ({ move: n.dataset.line, score: Number(n.dataset.score), best: n.dataset.best === "true" })),
+    nodes.map((n) => ({
+      move: n.dataset.line,
+      score: Number(n.dataset.score),
+      best: n.dataset.best === "true",
+      loony: n.dataset.loony ?? null,
+      label: n.querySelector("text.score")?.textContent,
+    })),
   );
 
 test("a full 2×2 game as A with hints and the Hint button, against the perfect player", async () => {
@@ -39,8 +58,7 @@ test("a full 2×2 game as A with hints and the Hint button, against the perfect 
     if (/Game over/.test(await page.locator("#status").innerText())) break;
     const truth = probe("2", "2", "american", moves);
     const shown = (await lines(page)).sort((a, b) => a.move.localeCompare(b.move));
-    const expected = truth.moves.map(({ move, score, best }) => ({ move, score, best }));
-    assert.deepEqual(shown, expected.sort((a, b) => a.move.localeCompare(b.move)), `scores after ${moves || "nothing"}`);
+    assert.deepEqual(shown, expectedLines(truth), `scores and loony marks after ${moves || "nothing"}`);
     await page.click("#hint");
     const hinted = await page.getAttribute("g.line.hinted", "data-line");
     assert.ok(truth.moves.find((m) => m.move === hinted).best, `the hint ${hinted} is a best line`);
@@ -82,7 +100,7 @@ test("the computer as A on 3×4 Icelandic, and undo", async () => {
   assert.ok(truth.moves.find((m) => m.move === first).best, `the computer opens with a best line, not ${first}`);
   const reply = probe("3", "4", "icelandic", first);
   const shown = (await lines(page)).sort((a, b) => a.move.localeCompare(b.move));
-  assert.deepEqual(shown, reply.moves.map(({ move, score, best }) => ({ move, score, best })).sort((a, b) => a.move.localeCompare(b.move)));
+  assert.deepEqual(shown, expectedLines(reply));
   const worst = reply.moves.find((m) => !m.best) || reply.moves[0];
   await page.click(`g.line[data-line="${worst.move}"]`);
   await settled(page, first);

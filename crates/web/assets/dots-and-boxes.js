@@ -9,6 +9,9 @@
     { label: "3×3", rows: 3, cols: 3, variant: "american" },
     { label: "3×4 Icelandic", rows: 3, cols: 4, variant: "icelandic" },
     { label: "3×5 Swedish", rows: 3, cols: 5, variant: "swedish" },
+    // Wilson's boards past 30 lines: playable once their tables are built.
+    { label: "3×5 (38 lines)", rows: 3, cols: 5, variant: "american" },
+    { label: "4×4 (40 lines)", rows: 4, cols: 4, variant: "american" },
   ];
   const app = document.getElementById("app");
   const delay = computerDelay();
@@ -17,7 +20,8 @@
     onBuilding: (body) => {
       progress.hidden = false;
       progress.firstChild.style.width = `${Math.round(100 * body.done)}%`;
-      status.show(`Building the table of this board (2^${body.lines} positions): ${Math.round(100 * body.done)}%…`);
+      const positions = body.positions.toLocaleString("en");
+      status.show(`Building the table of this board (${positions} quiet positions): ${Math.round(100 * body.done)}%…`);
     },
     // Another board's table is being built: this one waits its turn.
     onBusy: (message) => status.show(message),
@@ -82,13 +86,19 @@
       { class: "note" },
       "Draw a line by clicking between two dots; completing a box takes it and you move again. ",
       "Each undrawn line shows the final score A − B if it is drawn now and both sides then play perfectly: ",
-      "green for the best lines of the player to move, red for the rest.",
+      "green for the best lines of the player to move, red for the rest. ",
+      "A ^ after a score says that B can be made to play the next loony move (one that offers boxes the opponent ",
+      "may take or decline), a v that A can; no mark, that neither can be made to.",
     ),
   );
 
   const xy = (row, col) => ({ x: MARGIN + (col * BOX) / 2, y: MARGIN + (row * BOX) / 2 });
   const lineName = (row, col) => String.fromCharCode(97 + row) + String.fromCharCode(97 + col);
   const signed = (score) => (score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0");
+  // Wilson's marks: who must make the next loony move after this line.
+  const LOONY = { A: "v", B: "^" };
+  const marked = (score) => signed(score.score) + (LOONY[score.loony] ?? "");
+  const loonyWords = (score) => (score.loony ? `, ${score.loony} must make the next loony move` : "");
 
   function isHuman(player) {
     return state.computer !== player;
@@ -166,6 +176,7 @@
         if (state.hints) {
           group.setAttribute("data-score", String(score.score));
           group.setAttribute("data-best", String(score.best));
+          if (score.loony) group.setAttribute("data-loony", score.loony);
           const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
           const label = svg("text", {
             x: mid.x,
@@ -178,10 +189,10 @@
             "stroke-width": 3,
             "paint-order": "stroke",
             class: "score",
-          }, signed(score.score));
+          }, marked(score));
           group.append(label);
         }
-        group.append(svg("title", {}, `${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}`));
+        group.append(svg("title", {}, `${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}${loonyWords(score)}`));
         if (playable) group.addEventListener("click", () => play(name));
         board.append(group);
       }
