@@ -202,7 +202,13 @@ fn verify(request: &Request) -> anyhow::Result<ExitCode> {
     let store = &request.config.store;
     let mut claims = dots_and_boxes::verify(
         |quiet| table(request, quiet.board()).map(|(_, t, _)| t),
-        |quiet| Ok::<_, anyhow::Error>(store.open::<QuietOutcomes>(&quiet.table_key())?),
+        // A large table is probed a block at a time; verifying it reads
+        // and checks every block first.
+        |quiet| {
+            let table = store.open::<QuietOutcomes>(&quiet.table_key())?;
+            table.as_ref().map(Table::check_all).transpose()?;
+            Ok::<_, anyhow::Error>(table)
+        },
     )?;
     if request.params.flag("exhaustive")? {
         claims.extend(dots_and_boxes::verify_against_sweep(&Bar::new())?);
