@@ -92,6 +92,21 @@ impl Layout {
         (taken, after)
     }
 
+    /// The undrawn lines of the quiet position `mask` whose drawing leaves
+    /// it quiet: those that give no box its third side.
+    pub fn quiet_moves(&self, mask: u64) -> u64 {
+        let mut undrawn = self.full() & !mask;
+        let mut quiet = 0;
+        while undrawn != 0 {
+            let line = undrawn.trailing_zeros();
+            undrawn &= undrawn - 1;
+            if self.boxes_of(line).into_iter().flatten().all(|b| self.drawn_sides(mask, b) != 2) {
+                quiet |= 1 << line;
+            }
+        }
+        quiet
+    }
+
     /// The outcome of drawing `line` at `mask` (capturable boxes
     /// `capturable`), for the player who draws it.
     #[inline]

@@ -124,14 +124,40 @@ impl Quiet {
     }
 
     /// The outcome of the quiet position `mask` for the player to move,
-    /// from the outcomes of positions with more lines.
-    fn solve_position(&self, mask: u64, quiet: &impl Fn(u64) -> Outcome, memo: &mut Memo) -> Outcome {
-        let mut undrawn = self.layout.full() & !mask;
-        let mut best = if undrawn == 0 { Outcome::END } else { Outcome::WORST };
-        while undrawn != 0 {
-            let line = undrawn.trailing_zeros();
-            undrawn &= undrawn - 1;
-            best = best.max(self.layout.move_outcome(mask, 0, line, quiet, memo));
+    /// from `outcome`, which gives the outcome of a representative by its
+    /// place among `members`.
+    fn solve_position(
+        &self,
+        mask: u64,
+        members: &Members,
+        outcome: &impl Fn(u64) -> Outcome,
+        memo: &mut Memo,
+    ) -> Outcome {
+        let undrawn = self.layout.full() & !mask;
+        if undrawn == 0 {
+            return Outcome::END;
+        }
+        let mut best = Outcome::WORST;
+        // The moves that leave the position quiet, in three passes (ranks,
+        // places among the representatives, outcomes), so that the cache
+        // misses of one pass are independent loads the processor overlaps.
+        let stays_quiet = self.layout.quiet_moves(mask);
+        let mut places = [0u64; 64];
+        let mut count = 0;
+        for line in lines(stays_quiet) {
+            places[count] = self.rank.rank(self.layout.canonical(mask | 1 << line));
+            count += 1;
+        }
+        let places = &mut places[..count];
+        for place in places.iter_mut() {
+            *place = members.rank(*place);
+        }
+        for &place in places.iter() {
+            best = best.max(Outcome::of_move(0, false, outcome(place)));
+        }
+        let quiet = |quiet_mask| outcome(self.index(members, quiet_mask));
+        for line in lines(undrawn & !stays_quiet) {
+            best = best.max(self.layout.move_outcome(mask, 0, line, &quiet, memo));
         }
         best
     }
@@ -185,6 +211,17 @@ impl SolvedQuiet {
     }
 }
 
+/// The lines set in `mask`, lowest first.
+fn lines(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let line = mask.trailing_zeros();
+            mask &= mask - 1;
+            line
+        })
+    })
+}
+
 /// The layered solve of a board's representatives: layer `j` holds the
 /// positions with `j` lines fewer than the full board.
 struct QuietSolve<'a> {
@@ -217,11 +254,11 @@ impl Layered for QuietSolve<'_> {
 
     fn solve_piece(&self, (prefix, lines): &Self::Piece, solved: &Solved<'_>, put: &mut dyn FnMut(u64, u8)) {
         let quiet = self.quiet;
-        let lookup = |mask: u64| Outcome::from_byte(solved.get(quiet.index(self.members, mask)));
+        let outcome = |place: u64| Outcome::from_byte(solved.get(place));
         let mut memo = Memo::default();
         quiet.rank.walk(prefix, Some(*lines), &mut |rank, mask| {
             if self.members.contains(rank) {
-                put(self.members.rank(rank), quiet.solve_position(mask, &lookup, &mut memo).to_byte());
+                put(self.members.rank(rank), quiet.solve_position(mask, self.members, &outcome, &mut memo).to_byte());
             }
         });
     }
