@@ -1,7 +1,8 @@
 //! The progress bar on stderr, and Ctrl-C.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use solved_engine::Progress;
@@ -35,10 +36,18 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal.
+/// A job run without a terminal (under `nohup`, into a log) says each stage
+/// on a line of its own once it has run this long, so that a log of a long
+/// solve shows how far it got and a short one stays silent.
+const LOGGED_AFTER: Duration = Duration::from_secs(10);
+
+/// A progress bar on stderr, drawn only when stderr is a terminal; without
+/// one, a long job's stages are written as lines instead.
 #[derive(Debug)]
 pub struct Bar {
     bar: ProgressBar,
+    began: Instant,
+    plain: bool,
 }
 
 impl Bar {
@@ -50,7 +59,14 @@ impl Bar {
                 .progress_chars("=> "),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
-        Bar { bar }
+        Bar { bar, began: Instant::now(), plain: !std::io::stderr().is_terminal() }
+    }
+
+    fn log(&self, what: &str) {
+        let elapsed = self.began.elapsed();
+        if self.plain && elapsed >= LOGGED_AFTER {
+            eprintln!("solved: {:.0} s: {what}", elapsed.as_secs_f64());
+        }
     }
 }
 
@@ -65,10 +81,12 @@ impl Progress for Bar {
         self.bar.set_message(phase.to_string());
         self.bar.set_length(total);
         self.bar.set_position(0);
+        self.log(phase);
     }
 
     fn stage(&self, name: &str) {
         self.bar.set_message(name.to_string());
+        self.log(name);
     }
 
     fn note(&self, message: &str) {
