@@ -178,6 +178,9 @@ impl<'a> LayersSolver<'a> {
             None => (Bytes::zeroed(len), 0),
         };
         progress.start("solve", len);
+        if first > 0 {
+            progress.note(&format!("resuming from the checkpoint: {first} of {layers} layers are solved"));
+        }
         let mut last_save = Instant::now();
         for layer in 0..layers {
             let pieces = game.pieces(layer);
@@ -185,7 +188,7 @@ impl<'a> LayersSolver<'a> {
                 progress.advance(pieces.iter().map(|(_, n)| n).sum());
                 continue;
             }
-            progress.stage(&format!("layer {layer}"));
+            progress.stage(&format!("layer {layer} of {layers}"));
             let solved = Solved { bytes: &bytes };
             pieces.par_iter().try_for_each(|(piece, count)| {
                 if progress.should_stop() {
