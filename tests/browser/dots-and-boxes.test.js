@@ -129,3 +129,18 @@ test("a board too large to build at once shows its progress, then plays", async 
   assert.equal(shown.filter((l) => l.best).length, truth.moves.filter((m) => m.best).length);
   assert.deepEqual(problems, []);
 });
+
+test("Wilson's 4×4 board is offered, and without its table the page says how to build it", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  const label = await page.$eval("#preset option:nth-child(7)", (o) => o.textContent);
+  assert.equal(label, "4×4 (40 lines)");
+  await page.selectOption("#preset", "6");
+  await page.waitForFunction(() => /too long to build on request/.test(document.getElementById("status")?.textContent));
+  const status = await page.locator("#status").innerText();
+  assert.match(status, /Build it with `solved solve dots-and-boxes --rows 4 --cols 4`/);
+  // The refusal is expected; nothing else went wrong.
+  assert.ok(problems.every((p) => /503/.test(p)), `${problems}`);
+});

@@ -285,7 +285,8 @@
       if (request.stale) return;
       request.finish();
       progress.hidden = true;
-      status.show(`Error: ${error.message}`, true);
+      const command = error instanceof ApiError && error.body.command;
+      status.show(`Error: ${error.message}.${command ? ` Build it with \`${command}\`, then reload.` : ""}`, true);
     }
   }
 

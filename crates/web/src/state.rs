@@ -18,6 +18,11 @@ use crate::error::{ApiError, chain};
 /// waits (well under a second); larger ones in the background.
 const BUILD_AT_ONCE: u64 = 1 << 24;
 
+/// Tables estimated to take longer than this to build (Wilson's 3×5 and
+/// 4×4 Dots and Boxes boards, say) are never built on request: that is an
+/// hour or more of both cores, which `solved solve` does with a checkpoint.
+const BUILD_SECONDS: f64 = 600.0;
+
 /// How many bytes of tables stay loaded. Past it the tables loaded longest
 /// ago are let go (a request still using one keeps it until it is done),
 /// so that a client walking through board sizes cannot fill the memory.
@@ -232,7 +237,8 @@ impl AppState {
     /// # Errors
     ///
     /// [`ApiError`] 503 with the command that builds it for a table over the
-    /// server's build limit; 503 while another large table is built; 500
+    /// server's build limit or [`BUILD_SECONDS`]; 503 while another large
+    /// table is built; 500
     /// for a table that cannot be read or built, saying why.
     pub(crate) fn table<G>(
         self: &Arc<AppState>,
@@ -253,6 +259,19 @@ impl AppState {
                 format!(
                     "the {} {} ({}) table has not been built, and this server builds tables of at most {} positions",
                     key.game, key.size, key.variant, self.build_limit
+                ),
+                command(),
+            ));
+        }
+        let cost = game.cost();
+        if cost.seconds > BUILD_SECONDS {
+            return Err(ApiError::not_built(
+                format!(
+                    "the {} {} ({}) table has not been built; it takes about {:.0} minutes, too long to build on request",
+                    key.game,
+                    key.size,
+                    key.variant,
+                    cost.seconds / 60.0
                 ),
                 command(),
             ));

@@ -391,3 +391,18 @@ async fn a_server_with_a_build_limit_leaves_larger_tables_to_the_command_line() 
     // Snakes needs no table.
     server.ok("/api/snakes/analyse?board=example-30").await;
 }
+
+#[tokio::test]
+async fn tables_that_take_hours_are_left_to_the_command_line() {
+    let server = server();
+    for (query, command) in [
+        ("rows=4&cols=4", "solved solve dots-and-boxes --rows 4 --cols 4"),
+        ("rows=3&cols=5", "solved solve dots-and-boxes --rows 3 --cols 5"),
+    ] {
+        let (status, body) = server.get(&format!("/api/dots-and-boxes/probe?{query}")).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["command"], command);
+        assert!(body["error"].as_str().unwrap().contains("too long to build on request"), "{body}");
+    }
+    assert!(std::fs::read_dir(server.store.dir()).unwrap().next().is_none(), "nothing was written");
+}

@@ -32,9 +32,18 @@ const INDEX_VERSION: u32 = 1;
 /// How often a long solve saves its progress.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(300);
 
-/// Seconds per representative on two threads, measured on 3×4 American
-/// (26 million representatives in 16 s) and rounded up for larger boards.
-const SECONDS_PER_REPRESENTATIVE: f64 = 1e-6;
+/// Seconds per representative on two threads while the outcomes fit the
+/// caches, measured on 3×4 American (26 million in 17.5 s) and 2×6
+/// (52 million in 37 s).
+const SECONDS_PER_REPRESENTATIVE: f64 = 0.7e-6;
+
+/// The same once they do not, and most lookups miss: 3×5 American (1.6
+/// billion) took 72 minutes on two shared cores.
+const SECONDS_PER_REPRESENTATIVE_IN_MEMORY: f64 = 2.5e-6;
+
+/// Beyond this many representatives, their outcomes are far larger than
+/// the caches.
+const CACHED_REPRESENTATIVES: f64 = 1e8;
 
 /// A table of quiet positions' outcomes: the directory and one
 /// [`Outcome`] byte per representative, compressed in blocks.
@@ -143,10 +152,13 @@ impl Solvable for QuietTable {
 
     fn cost(&self) -> Cost {
         let classes = self.quiet.layout().symmetries().len() as f64 + 1.0;
-        Cost {
-            seconds: self.quiet.count() as f64 / classes * SECONDS_PER_REPRESENTATIVE,
-            bytes: self.quiet.estimated_bytes(),
-        }
+        let representatives = self.quiet.count() as f64 / classes;
+        let per_representative = if representatives <= CACHED_REPRESENTATIVES {
+            SECONDS_PER_REPRESENTATIVE
+        } else {
+            SECONDS_PER_REPRESENTATIVE_IN_MEMORY
+        };
+        Cost { seconds: representatives * per_representative, bytes: self.quiet.estimated_bytes() }
     }
 
     fn solve(&self, progress: &dyn Progress) -> Result<QuietSolution, ObtainError> {
