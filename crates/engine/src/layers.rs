@@ -14,7 +14,6 @@
 //! byte at any thread count.
 
 use std::io;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -22,7 +21,8 @@ use rayon::prelude::*;
 
 use crate::bytes::Bytes;
 use crate::progress::{Interrupted, Progress};
-use crate::table::{Checkpoint, TableError};
+use crate::retrograde::SolveError;
+use crate::table::Checkpoint;
 
 /// A game solved layer by layer.
 pub trait Layered: Sync {
@@ -65,23 +65,6 @@ impl std::fmt::Debug for Solved<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Solved").finish_non_exhaustive()
     }
-}
-
-/// Why a layered solve stopped without a result.
-#[derive(Debug, thiserror::Error)]
-pub enum LayersError {
-    /// [`Progress::should_stop`] asked the solve to stop.
-    #[error("the solve stopped before the end")]
-    Interrupted(#[from] Interrupted),
-    /// The checkpoint could not be read or written.
-    #[error("checkpoint failed")]
-    Checkpoint(#[source] TableError),
-    /// The checkpoint was written by a solve of another shape.
-    #[error("checkpoint {path} is not one of this solve (delete it to start again)")]
-    ForeignCheckpoint {
-        /// The checkpoint file.
-        path: PathBuf,
-    },
 }
 
 /// Every position's byte.
@@ -167,10 +150,10 @@ impl<'a> LayersSolver<'a> {
     ///
     /// # Errors
     ///
-    /// [`LayersError::Interrupted`] if `progress` asked to stop, and
-    /// [`LayersError::Checkpoint`] or [`LayersError::ForeignCheckpoint`] if
+    /// [`SolveError::Interrupted`] if `progress` asked to stop, and
+    /// [`SolveError::Checkpoint`] or [`SolveError::ForeignCheckpoint`] if
     /// the checkpoint cannot be read (or is of another solve) or written.
-    pub fn solve<G: Layered>(&self, game: &G, progress: &dyn Progress) -> Result<LayersSolution, LayersError> {
+    pub fn solve<G: Layered>(&self, game: &G, progress: &dyn Progress) -> Result<LayersSolution, SolveError> {
         let len = game.positions();
         let layers = game.layers();
         let (bytes, first) = match self.load(len, layers)? {
@@ -203,7 +186,7 @@ impl<'a> LayersSolver<'a> {
                 && layer + 1 < layers
             {
                 let state = [(layers as u64).to_le_bytes(), (u64::from(layer) + 1).to_le_bytes()].concat();
-                checkpoint.save(&state, bytes.words()).map_err(LayersError::Checkpoint)?;
+                checkpoint.save(&state, bytes.words()).map_err(SolveError::Checkpoint)?;
                 last_save = Instant::now();
             }
         }
@@ -211,12 +194,12 @@ impl<'a> LayersSolver<'a> {
     }
 
     /// The words and next layer of the checkpoint, if there is one.
-    fn load(&self, len: u64, layers: u32) -> Result<Option<(Vec<AtomicU64>, u32)>, LayersError> {
+    fn load(&self, len: u64, layers: u32) -> Result<Option<(Vec<AtomicU64>, u32)>, SolveError> {
         let Some((checkpoint, _)) = self.checkpoints else { return Ok(None) };
-        let Some(saved) = checkpoint.load(len.div_ceil(8)).map_err(LayersError::Checkpoint)? else {
+        let Some(saved) = checkpoint.load(len.div_ceil(8)).map_err(SolveError::Checkpoint)? else {
             return Ok(None);
         };
-        let foreign = || LayersError::ForeignCheckpoint { path: checkpoint.path().to_path_buf() };
+        let foreign = || SolveError::ForeignCheckpoint { path: checkpoint.path().to_path_buf() };
         let state: [u8; STATE_LEN] = saved.state.try_into().map_err(|_| foreign())?;
         let number = |i: usize| u64::from_le_bytes(state[8 * i..8 * i + 8].try_into().expect("eight bytes"));
         if number(0) != u64::from(layers) || number(1) > u64::from(layers) {
@@ -315,12 +298,12 @@ mod tests {
         let game = Chain { n: 1000, width: 37 };
         let solver = LayersSolver::new().with_checkpoints(&checkpoint, Duration::ZERO);
         let stop = StopAfter { after: 200, seen: AtomicU64::new(0) };
-        assert!(matches!(solver.solve(&game, &stop), Err(LayersError::Interrupted(_))));
+        assert!(matches!(solver.solve(&game, &stop), Err(SolveError::Interrupted(_))));
         assert!(checkpoint.path().exists(), "layers finished before the stop were saved");
         let solution = solver.solve(&game, &Silent).unwrap();
         let bytes: Vec<u8> = (0..game.n).map(|i| solution.get(i)).collect();
         assert_eq!(bytes, expected(&game));
         let other = Chain { n: 1000, width: 50 };
-        assert!(matches!(solver.solve(&other, &Silent), Err(LayersError::ForeignCheckpoint { .. })));
+        assert!(matches!(solver.solve(&other, &Silent), Err(SolveError::ForeignCheckpoint { .. })));
     }
 }

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use solved_engine::layers::LayersError;
 use solved_engine::table::Encoding;
 use solved_engine::{Interrupted, Payload, Progress, SolveError, Table, TableError, TableKey, TableStore};
 
@@ -12,12 +11,9 @@ pub enum ObtainError {
     /// The cached file is unreadable or invalid, or the new one could not be saved.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The retrograde solve failed or was interrupted.
+    /// The retrograde or layered solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// The layered solve failed or was interrupted.
-    #[error(transparent)]
-    Layers(#[from] LayersError),
     /// Another computation for the table was interrupted.
     #[error("stopped before the table was saved")]
     Stopped(#[from] Interrupted),

@@ -22,7 +22,8 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use solved_engine::layers::{Layered, LayersError, LayersSolution, LayersSolver, Solved};
+use solved_engine::SolveError;
+use solved_engine::layers::{Layered, LayersSolution, LayersSolver, Solved};
 use solved_engine::{Interrupted, Members, MembersBuilder, Progress};
 
 use rayon::prelude::*;
@@ -166,13 +167,13 @@ impl Quiet {
     ///
     /// # Errors
     ///
-    /// [`LayersError`] if `progress` asks to stop or the checkpoint fails.
+    /// [`SolveError`] if `progress` asks to stop or the checkpoint fails.
     pub fn solve(
         &self,
         members: &Members,
         solver: &LayersSolver<'_>,
         progress: &dyn Progress,
-    ) -> Result<LayersSolution, LayersError> {
+    ) -> Result<LayersSolution, SolveError> {
         solver.solve(&QuietSolve { quiet: self, members }, progress)
     }
 }
@@ -191,8 +192,8 @@ impl SolvedQuiet {
     ///
     /// # Errors
     ///
-    /// [`LayersError`] if `progress` asks to stop.
-    pub fn new(quiet: Quiet, progress: &dyn Progress) -> Result<SolvedQuiet, LayersError> {
+    /// [`SolveError`] if `progress` asks to stop.
+    pub fn new(quiet: Quiet, progress: &dyn Progress) -> Result<SolvedQuiet, SolveError> {
         let members = quiet.representatives(progress)?;
         let values = quiet.solve(&members, &LayersSolver::new(), progress)?;
         Ok(SolvedQuiet { quiet, members, values })
