@@ -132,7 +132,7 @@ impl Blocks {
         let mut footer = [0u8; FOOTER_LEN as usize];
         file.read_exact_at(&mut footer, len - FOOTER_LEN).map_err(read_error)?;
         if footer[40..48] != FOOTER_MAGIC {
-            return Err(invalid(FormatError::Magic));
+            return Err(invalid(FormatError::Footer));
         }
         let number = |i: usize| u64::from_le_bytes(footer[8 * i..8 * i + 8].try_into().expect("eight bytes"));
         let (block_len, payload_len, blocks, data_len) = (number(0), number(1), number(2), number(3));
@@ -317,6 +317,8 @@ mod tests {
         file[list] ^= 1;
         file.truncate(file.len() - 1);
         std::fs::write(&path, &file).unwrap();
-        assert!(Table::<Bytes>::open(&path, &key(len)).is_err());
+        let error = Table::<Bytes>::open(&path, &key(len)).unwrap_err();
+        let cause = std::error::Error::source(&error).map(ToString::to_string).unwrap_or_default();
+        assert!(cause.contains("no block list at the end of the file"), "{error}: {cause}");
     }
 }

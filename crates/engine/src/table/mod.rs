@@ -46,6 +46,10 @@ pub enum FormatError {
     /// Not a table file at all.
     #[error("not a table file (wrong magic bytes)")]
     Magic,
+    /// A table of blocks whose end is not its block list: cut short, or
+    /// overwritten.
+    #[error("no block list at the end of the file: it was cut short or overwritten")]
+    Footer,
     /// Written by a build with another layout.
     #[error("table format version {found}, but this build reads version {supported}")]
     Version {
