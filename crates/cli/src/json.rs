@@ -167,8 +167,6 @@ pub struct BoxesSolveJson {
     pub table: String,
     /// Its size on disk, compressed.
     pub table_bytes: u64,
-    /// The table of every position, for a board of at most 30 lines.
-    pub sweep_table: Option<String>,
     pub cached: bool,
 }
 

@@ -35,7 +35,8 @@ pub trait Layered: Sync {
     /// The number of layers, solved in order from 0.
     fn layers(&self) -> u32;
 
-    /// The pieces of `layer`, with how many positions each solves.
+    /// The pieces of `layer`, each with its share of the work (what
+    /// progress counts), such as the positions it visits.
     fn pieces(&self, layer: u32) -> Vec<(Self::Piece, u64)>;
 
     /// Solves the positions of `piece`, reading earlier layers from
@@ -160,13 +161,13 @@ impl<'a> LayersSolver<'a> {
             Some((words, next)) => (Bytes::from_words(words), next),
             None => (Bytes::zeroed(len), 0),
         };
-        progress.start("solve", len);
+        let pieces: Vec<Vec<(G::Piece, u64)>> = (0..layers).map(|layer| game.pieces(layer)).collect();
+        progress.start("solve", pieces.iter().flatten().map(|(_, work)| work).sum());
         if first > 0 {
             progress.note(&format!("resuming from the checkpoint: {first} of {layers} layers are solved"));
         }
         let mut last_save = Instant::now();
-        for layer in 0..layers {
-            let pieces = game.pieces(layer);
+        for (layer, pieces) in (0..layers).zip(&pieces) {
             if layer < first {
                 progress.advance(pieces.iter().map(|(_, n)| n).sum());
                 continue;
@@ -284,6 +285,18 @@ mod tests {
         }
     }
 
+    /// Keeps the notes a solve writes.
+    #[derive(Default)]
+    struct Notes {
+        notes: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl Progress for Notes {
+        fn note(&self, message: &str) {
+            self.notes.lock().unwrap().push(message.to_string());
+        }
+    }
+
     #[test]
     fn an_interrupted_solve_resumes_from_its_checkpoint() {
         let dir = tempfile::tempdir().unwrap();
@@ -300,7 +313,10 @@ mod tests {
         let stop = StopAfter { after: 200, seen: AtomicU64::new(0) };
         assert!(matches!(solver.solve(&game, &stop), Err(SolveError::Interrupted(_))));
         assert!(checkpoint.path().exists(), "layers finished before the stop were saved");
-        let solution = solver.solve(&game, &Silent).unwrap();
+        let resumed = Notes::default();
+        let solution = solver.solve(&game, &resumed).unwrap();
+        let notes = resumed.notes.lock().unwrap().clone();
+        assert!(notes.iter().any(|n| n.starts_with("resuming from the checkpoint")), "{notes:?}");
         let bytes: Vec<u8> = (0..game.n).map(|i| solution.get(i)).collect();
         assert_eq!(bytes, expected(&game));
         let other = Chain { n: 1000, width: 50 };

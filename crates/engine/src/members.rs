@@ -75,11 +75,6 @@ pub struct Members {
 }
 
 impl Members {
-    /// The size of the index space.
-    pub fn universe(&self) -> u64 {
-        self.universe
-    }
-
     /// The number of members.
     pub fn len(&self) -> u64 {
         self.len
@@ -88,11 +83,6 @@ impl Members {
     /// Whether there is no member.
     pub fn is_empty(&self) -> bool {
         self.len == 0
-    }
-
-    /// The bytes the bitmap and its counts take.
-    pub fn size_in_bytes(&self) -> u64 {
-        8 * self.words.len() as u64
     }
 
     /// Whether `idx` is a member.

@@ -7,7 +7,6 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::Table;
-use solved_engine::table::Margin;
 use solved_games::dots_and_boxes::quiet::{QuietOutcomes, QuietTable};
 use solved_games::dots_and_boxes::wilson::Loony;
 use solved_games::dots_and_boxes::{self, Board, Line, LineScore, Player, Position, Scorer};
@@ -60,16 +59,6 @@ fn outcome(score: i32) -> String {
 
 fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
-    // A board every position of which fits one table gets it too: the
-    // sweep's table, which `bench` times and `verify --exhaustive` checks the
-    // quiet one against.
-    let swept = if board.is_swept() {
-        let (_, provenance): (Table<Margin>, _) =
-            open_table(request.config, dots_and_boxes::INFO.name, board, solve_command(request, board))?;
-        Some((request.config.store.path::<Margin>(&board.table_key()).display().to_string(), provenance))
-    } else {
-        None
-    };
     let (quiet, table, provenance) = self::table(request, board)?;
     let scorer = Scorer::new(&quiet, &table);
     let summary = scorer.summary()?;
@@ -77,7 +66,7 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     let seconds = began.elapsed().as_secs_f64();
     let path = request.config.store.path::<QuietOutcomes>(&quiet.table_key()).display().to_string();
     let best: Vec<String> = summary.best_first_moves().iter().map(Line::to_string).collect();
-    let cached = provenance == Provenance::Cached && swept.as_ref().is_none_or(|(_, p)| *p == Provenance::Cached);
+    let cached = provenance == Provenance::Cached;
     if request.json {
         output::json(&BoxesSolveJson {
             game: dots_and_boxes::INFO.id,
@@ -103,7 +92,6 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
             seconds,
             table: path,
             table_bytes: table.stored_len(),
-            sweep_table: swept.map(|(path, _)| path),
             cached,
         })?;
         return Ok(ExitCode::SUCCESS);
@@ -111,9 +99,6 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
     let mut text = String::new();
     let how = provenance_words(provenance);
     writeln!(text, "{}, {how} {path}", describe(board))?;
-    if let Some((sweep_path, sweep_provenance)) = &swept {
-        writeln!(text, "every position: {} {sweep_path}", provenance_words(*sweep_provenance))?;
-    }
     writeln!(
         text,
         "{} undrawn lines; {} quiet positions, kept as {} classes of symmetric ones in {:.1} MB",

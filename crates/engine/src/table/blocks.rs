@@ -164,6 +164,17 @@ impl Blocks {
         if list.windows(2).any(|w| w[0].0 > w[1].0) || list.last().map_or(0, |&(end, _)| end) != data_len {
             return Err(invalid(FormatError::Length { expected: data_len, found: list.last().map_or(0, |e| e.0) }));
         }
+        // A block is read into memory whole: none may claim more than a
+        // compressed block can take.
+        let largest = zstd::zstd_safe::compress_bound(BLOCK_LEN as usize) as u64;
+        let mut start = 0;
+        for (index, &(end, _)) in list.iter().enumerate() {
+            if end - start == 0 || end - start > largest {
+                let reason = format!("{} bytes compressed, where a block takes 1 to {largest}", end - start);
+                return Err(invalid(FormatError::Block { block: index as u64, reason }));
+            }
+            start = end;
+        }
         Ok(Blocks { path: path.into(), file, payload_len, list, cache: Mutex::new(Vec::with_capacity(CACHED)) })
     }
 

@@ -46,6 +46,13 @@ pub enum FormatError {
     /// Not a table file at all.
     #[error("not a table file (wrong magic bytes)")]
     Magic,
+    /// A value the table holds that its encoding cannot: a file written
+    /// on purpose to pass the checksums.
+    #[error("{reason}")]
+    Content {
+        /// What is wrong.
+        reason: String,
+    },
     /// A table of blocks whose end is not its block list: cut short, or
     /// overwritten.
     #[error("no block list at the end of the file: it was cut short or overwritten")]
@@ -142,6 +149,8 @@ pub enum TableError {
 /// A validated table of values stored in encoding `E`.
 pub struct Table<E> {
     header: Header,
+    /// Where it was read from, for the errors of later reads.
+    path: PathBuf,
     storage: Storage,
     encoding: PhantomData<E>,
 }
@@ -154,19 +163,10 @@ enum Storage {
 }
 
 impl<E: Encoding> Table<E> {
-    /// Validates `bytes` as a table of what `expected` describes.
-    ///
-    /// # Errors
-    ///
-    /// The first check that fails: header fields in the order
-    /// [`Header::read`] gives, then the length, then the checksum.
-    ///
-    /// # Panics
-    ///
-    /// Panics if `E` keeps its values in blocks: those tables are opened
-    /// from files.
-    pub fn from_bytes(bytes: Vec<u8>, expected: &TableKey) -> Result<Table<E>, FormatError> {
-        assert!(!E::BLOCKED, "a table of blocks is read from its file");
+    /// Validates `bytes`, read from `path`, as a table of what `expected`
+    /// describes: the first check that fails of the header fields in the
+    /// order [`Header::read`] gives, the length and the checksum.
+    fn from_bytes(path: &Path, bytes: Vec<u8>, expected: &TableKey) -> Result<Table<E>, FormatError> {
         let header = Header::read::<E>(&bytes, expected)?;
         let total = file_len::<E>(&header);
         if total != Some(bytes.len() as u64) {
@@ -178,7 +178,7 @@ impl<E: Encoding> Table<E> {
         if stored != computed {
             return Err(FormatError::Checksum { stored, computed });
         }
-        Ok(Table { header, storage: Storage::Whole(bytes), encoding: PhantomData })
+        Ok(Table { header, path: path.into(), storage: Storage::Whole(bytes), encoding: PhantomData })
     }
 
     /// Reads and validates the table at `path`.
@@ -207,13 +207,13 @@ impl<E: Encoding> Table<E> {
                 let expected = E::payload_len(header.key.positions, header.tally).unwrap_or(u64::MAX);
                 return Err(invalid(FormatError::Length { expected, found: blocks.payload_len() }));
             }
-            return Ok(Table { header, storage: Storage::Blocks(blocks), encoding: PhantomData });
+            return Ok(Table { header, path: path.into(), storage: Storage::Blocks(blocks), encoding: PhantomData });
         }
         let bytes = file::read_sized(path, HEADER_LEN, |header| {
             let header = Header::read::<E>(header, expected).map_err(invalid)?;
             Ok(file_len::<E>(&header).unwrap_or(u64::MAX))
         })?;
-        Table::from_bytes(bytes, expected).map_err(invalid)
+        Table::from_bytes(path, bytes, expected).map_err(invalid)
     }
 
     /// Fills `out` with the payload's bytes from `offset` on, reading the
@@ -235,7 +235,7 @@ impl<E: Encoding> Table<E> {
                         Ok(())
                     }
                     None => Err(TableError::Read {
-                        path: PathBuf::new(),
+                        path: self.path.clone(),
                         source: io::Error::new(io::ErrorKind::InvalidInput, "read past the end of the values"),
                     }),
                 }
@@ -262,6 +262,12 @@ impl<E: Encoding> Table<E> {
             Storage::Whole(bytes) => bytes,
             Storage::Blocks(_) => unreachable!("only encodings read whole are read as bytes"),
         }
+    }
+
+    /// The error that refuses this table for holding what it cannot:
+    /// what a reader finds wrong in values its checksums accepted.
+    pub fn refuse(&self, reason: String) -> TableError {
+        TableError::Invalid { path: self.path.clone(), source: FormatError::Content { reason } }
     }
 
     /// The table's header.

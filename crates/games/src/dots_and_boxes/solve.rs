@@ -19,8 +19,9 @@ impl Board {
         self.free.len() as u32
     }
 
-    /// Whether one table holds every position of the board (a full sweep
-    /// solves it); larger boards have only their quiet table.
+    /// Whether the full sweep solves every position of the board, as
+    /// `bench` and `verify --exhaustive` do; probes read the quiet table
+    /// of every board.
     pub fn is_swept(&self) -> bool {
         self.free_line_count() <= MAX_FREE_LINES
     }

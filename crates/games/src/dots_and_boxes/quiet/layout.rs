@@ -11,7 +11,7 @@
 
 use solved_engine::BitPermutation;
 
-use super::super::{Board, BoxAt, Line};
+use super::super::{Board, Line};
 
 /// The most boxes across a strip: the ranking tables hold `2^(3w+1)`
 /// entries per strip.
@@ -180,13 +180,6 @@ impl Layout {
             rest &= rest - 1;
         }
         mask
-    }
-
-    /// The board's box at `id`.
-    pub fn box_at(&self, id: u8) -> BoxAt {
-        let (strip, across) = (u32::from(id) / self.width, u32::from(id) % self.width);
-        let (row, col) = if self.turned { (across, strip) } else { (strip, across) };
-        BoxAt { row: row as u8, col: col as u8 }
     }
 
     /// Boxes across a strip.

@@ -30,10 +30,10 @@ use rayon::prelude::*;
 
 pub use self::capture::Memo;
 pub use self::check::agrees_with_sweep;
-pub use self::layout::{Layout, LayoutError, MAX_WIDTH};
+pub use self::layout::{Layout, LayoutError};
 pub use self::outcome::{MAX_MARGIN, NextLoony, Outcome};
 use self::rank::{Prefix, QuietRank};
-pub use self::table::{DIRECTORY_STEP, QuietOutcomes, QuietProbe, QuietSolution, QuietTable};
+pub use self::table::{QuietOutcomes, QuietProbe, QuietSolution, QuietTable};
 use super::Board;
 
 /// Pieces of work to aim for in a pass over the quiet positions, so that
@@ -77,8 +77,8 @@ impl Quiet {
     /// About the memory a solve takes: an outcome for each symmetry class
     /// (a share of the quiet positions) and a mark for each quiet position.
     pub fn estimated_bytes(&self) -> u64 {
-        let classes = self.layout.symmetries().len() as u64 + 1;
-        self.count() / classes + self.count() / 7
+        let symmetries = self.layout.symmetries().len() as u64 + 1;
+        self.count() / symmetries + self.count() / 7
     }
 
     /// Marks the least position of each symmetry class among the quiet

@@ -64,6 +64,14 @@ impl Outcome {
         Outcome(byte as i8)
     }
 
+    /// The outcome stored as `byte` in a file, if it is one of a board of
+    /// `boxes` boxes: who is one of the three, and the margin at most the
+    /// boxes (so that no move's outcome overflows).
+    pub fn from_stored(byte: u8, boxes: usize) -> Option<Outcome> {
+        let outcome = Outcome::from_byte(byte);
+        (byte & 3 != 3 && usize::from(outcome.margin().unsigned_abs()) <= boxes).then_some(outcome)
+    }
+
     /// The outcome as a byte.
     #[inline]
     pub fn to_byte(self) -> u8 {
@@ -110,6 +118,21 @@ impl fmt::Debug for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_outcomes_a_board_can_have_are_read_from_a_file() {
+        for byte in 0..=u8::MAX {
+            let outcome = Outcome::from_byte(byte);
+            let fits = byte & 3 != 3 && outcome.margin().abs() <= 9;
+            assert_eq!(Outcome::from_stored(byte, 9), fits.then_some(outcome), "{byte:#04x}");
+            // What is read can go through any move without overflowing.
+            if fits {
+                Outcome::of_move(2, false, outcome);
+                Outcome::of_move(0, true, outcome);
+                Outcome::of_move(0, false, outcome);
+            }
+        }
+    }
 
     #[test]
     fn moves_hand_over_keep_or_take_the_next_loony_move() {

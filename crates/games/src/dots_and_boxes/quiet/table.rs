@@ -37,9 +37,9 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(300);
 /// (52 million in 37 s).
 const SECONDS_PER_REPRESENTATIVE: f64 = 0.7e-6;
 
-/// The same once they do not, and most lookups miss: 3×5 American (1.6
-/// billion) took 72 minutes on two shared cores.
-const SECONDS_PER_REPRESENTATIVE_IN_MEMORY: f64 = 2.5e-6;
+/// The same once they are far larger than the caches and most lookups
+/// miss: 3×5 American (1.6 billion) took 72 minutes on two shared cores.
+const SECONDS_PER_REPRESENTATIVE_MISSING_CACHES: f64 = 2.5e-6;
 
 /// Beyond this many representatives, their outcomes are far larger than
 /// the caches.
@@ -151,12 +151,12 @@ impl Solvable for QuietTable {
     }
 
     fn cost(&self) -> Cost {
-        let classes = self.quiet.layout().symmetries().len() as f64 + 1.0;
-        let representatives = self.quiet.count() as f64 / classes;
+        let symmetries = self.quiet.layout().symmetries().len() as f64 + 1.0;
+        let representatives = self.quiet.count() as f64 / symmetries;
         let per_representative = if representatives <= CACHED_REPRESENTATIVES {
             SECONDS_PER_REPRESENTATIVE
         } else {
-            SECONDS_PER_REPRESENTATIVE_IN_MEMORY
+            SECONDS_PER_REPRESENTATIVE_MISSING_CACHES
         };
         Cost { seconds: representatives * per_representative, bytes: self.quiet.estimated_bytes() }
     }
@@ -237,7 +237,11 @@ impl<'a> QuietProbe<'a> {
 
     fn checked(&self, result: Outcome) -> Result<Outcome, TableError> {
         match self.failed.take() {
-            Some(error) => Err(error),
+            Some(error) => {
+                // What the search remembered may rest on the stand-in.
+                *self.memo.borrow_mut() = Memo::default();
+                Err(error)
+            }
             None => Ok(result),
         }
     }
@@ -262,11 +266,15 @@ impl<'a> QuietProbe<'a> {
         self.table.read_payload(8 * entry, &mut before)?;
         let mut index = u64::from_le_bytes(before);
         self.quiet.rank.walk_range(entry * DIRECTORY_STEP..rank, &mut |_, m| {
-            index += u64::from(layout.is_canonical(m));
+            index = index.saturating_add(u64::from(layout.is_canonical(m)));
         });
+        let at = (8 * directory_len(self.quiet.count()))
+            .checked_add(index)
+            .ok_or_else(|| self.table.refuse(format!("directory entry {entry} points past the values")))?;
         let mut byte = [0u8; 1];
-        self.table.read_payload(8 * directory_len(self.quiet.count()) + index, &mut byte)?;
-        Ok(Outcome::from_byte(byte[0]))
+        self.table.read_payload(at, &mut byte)?;
+        Outcome::from_stored(byte[0], layout.sides().len())
+            .ok_or_else(|| self.table.refuse(format!("byte {:#04x} at {at} is not an outcome", byte[0])))
     }
 }
 
