@@ -141,8 +141,11 @@ impl Blocks {
             .and_then(|list| list.checked_add(data_len))
             .and_then(|n| n.checked_add(HEADER_LEN as u64 + FOOTER_LEN))
             .unwrap_or(u64::MAX);
-        if expected != len || block_len != BLOCK_LEN || blocks != payload_len.div_ceil(BLOCK_LEN) {
+        if expected != len {
             return Err(invalid(FormatError::Length { expected, found: len }));
+        }
+        if block_len != BLOCK_LEN || blocks != payload_len.div_ceil(BLOCK_LEN) {
+            return Err(invalid(FormatError::Footer));
         }
         let mut raw = vec![0u8; 16 * blocks as usize];
         file.read_exact_at(&mut raw, HEADER_LEN as u64 + data_len).map_err(read_error)?;

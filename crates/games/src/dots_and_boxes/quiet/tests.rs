@@ -120,6 +120,37 @@ fn quiet_positions_are_ranked_densely_in_walk_order() {
 }
 
 #[test]
+fn wide_strips_rank_their_quiet_positions_as_they_walk_them() {
+    // Strips four and five boxes wide, too many positions to list: samples.
+    for (rows, cols) in [(4, 4), (2, 5), (3, 5)] {
+        let quiet = Quiet::new(&board(rows, cols, Variant::American)).unwrap();
+        let layout = quiet.layout();
+        let count = quiet.count();
+        for start in [0, count / 7, count / 2, count - 1000] {
+            let mut walked = Vec::new();
+            quiet.rank.walk_range(start..start + 1000, &mut |rank, mask| walked.push((rank, mask)));
+            let ranks: Vec<u64> = walked.iter().map(|&(rank, _)| rank).collect();
+            assert_eq!(ranks, (start..start + 1000).collect::<Vec<u64>>(), "{rows}x{cols} from {start}");
+            for (rank, mask) in walked {
+                assert_eq!(layout.capturable(mask), 0, "{rows}x{cols}: {mask:#x} is quiet");
+                assert_eq!(quiet.rank.rank(mask), rank, "{rows}x{cols}: {mask:#x}");
+            }
+        }
+        let lines = layout.line_count() * 3 / 8;
+        let pieces = quiet.prefixes(Some(lines));
+        for (prefix, piece) in [pieces.first().unwrap(), &pieces[pieces.len() / 2]] {
+            let mut visited = 0;
+            quiet.rank.walk(prefix, Some(lines), &mut |rank, mask| {
+                assert_eq!(mask.count_ones(), lines);
+                assert_eq!(quiet.rank.rank(mask), rank);
+                visited += 1;
+            });
+            assert_eq!(visited, *piece, "{rows}x{cols}, {lines} lines");
+        }
+    }
+}
+
+#[test]
 fn symmetries_keep_quiet_positions_quiet_and_the_variant_in_place() {
     for (rows, cols, variant, classes) in [
         (3, 3, Variant::American, 8),
