@@ -76,7 +76,7 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
             lines: summary.lines,
             positions: 1u64 << summary.lines,
             quiet_positions: summary.quiet_positions,
-            representatives: table.header().tally.wins + table.header().tally.losses + table.header().tally.draws,
+            representatives: table.header().tally.positions(),
             value: summary.value,
             first_moves: summary
                 .first_moves
@@ -104,7 +104,7 @@ fn solve(request: &Request, board: &Board) -> anyhow::Result<ExitCode> {
         "{} undrawn lines; {} quiet positions, kept as {} classes of symmetric ones in {:.1} MB",
         summary.lines,
         thousands(summary.quiet_positions),
-        thousands(table.header().tally.wins + table.header().tally.losses + table.header().tally.draws),
+        thousands(table.header().tally.positions()),
         table.stored_len() as f64 / 1e6
     )?;
     writeln!(text, "with best play from the start: {}", outcome(summary.value))?;
