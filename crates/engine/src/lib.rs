@@ -62,6 +62,7 @@ mod reachable;
 pub mod retrograde;
 pub mod sweep;
 pub mod table;
+pub mod units;
 mod tally;
 mod value;
 

@@ -249,8 +249,17 @@ impl<'a> Solver<'a> {
                 None => Pending::new(&tier, self.chunk),
             };
             let max_plies = AtomicU16::new(state.as_ref().map_or(0, |s| s.max_plies));
-            let solver =
-                TierSolver { game, bytes: &bytes, codes, chunk: self.chunk, tier, tier_number, max_plies, pending };
+            let solver = TierSolver {
+                game,
+                bytes: &bytes,
+                earlier: &bytes,
+                codes,
+                chunk: self.chunk,
+                tier,
+                tier_number,
+                max_plies,
+                pending,
+            };
             let first_layer = match state {
                 Some(state) => {
                     progress.advance(size);
@@ -302,6 +311,55 @@ impl<'a> Solver<'a> {
         let path = self.checkpoints.map(|(c, _)| c.path().to_path_buf()).unwrap_or_default();
         SolveError::ForeignCheckpoint { path }
     }
+}
+
+/// Where a tier's moves into earlier tiers find their values: the same
+/// store when the whole game is in memory, or the values of the units a
+/// unit depends on (see [`units`](crate::units)).
+pub(crate) trait Earlier: Sync {
+    /// Starts loading the values of `indices` (see `BATCH`).
+    fn touch(&self, indices: impl Iterator<Item = u64>);
+    /// The final packed value of the earlier position `idx`.
+    fn load(&self, idx: u64) -> u8;
+}
+
+impl Earlier for Bytes {
+    fn touch(&self, indices: impl Iterator<Item = u64>) {
+        Bytes::touch(self, indices);
+    }
+
+    fn load(&self, idx: u64) -> u8 {
+        Bytes::load(self, idx)
+    }
+}
+
+/// Solves a game of exactly one tier, `0..position_count()`, whose moves
+/// out of it are looked up in `earlier`; gives one packed value per
+/// position. No checkpoints: a caller that needs to resume keeps its tiers
+/// small enough to redo.
+pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
+    game: &G,
+    earlier: &E,
+    chunk: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<u64>, SolveError> {
+    let len = game.position_count();
+    let bytes = Bytes::zeroed(len);
+    let solver = TierSolver {
+        game,
+        bytes: &bytes,
+        earlier,
+        codes: Codes::new(game.max_in_tier_moves()),
+        chunk,
+        tier: 0..len,
+        tier_number: 0,
+        max_plies: AtomicU16::new(0),
+        pending: Pending::new(&(0..len), chunk),
+    };
+    solver.seed(progress)?;
+    solver.propagate(progress, 0, &mut |_| Ok(()))?;
+    solver.finish(progress);
+    Ok(bytes.into_words())
 }
 
 /// The working encoding of a byte during a solve.
@@ -422,9 +480,11 @@ struct Layer {
     next_loss: Option<u8>,
 }
 
-struct TierSolver<'a, G> {
+struct TierSolver<'a, G, E> {
     game: &'a G,
     bytes: &'a Bytes,
+    /// Where the values of earlier tiers are read.
+    earlier: &'a E,
     codes: Codes,
     /// Positions per task.
     chunk: u64,
@@ -436,7 +496,7 @@ struct TierSolver<'a, G> {
     pending: Pending,
 }
 
-impl<G: TieredRetrograde> TierSolver<'_, G> {
+impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     fn chunks(&self) -> Vec<Range<u64>> {
         let Range { start, end } = self.tier;
         let mut bounds = vec![start];
@@ -475,7 +535,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
     }
 
     fn earlier_children(&self, children: &[u64]) -> EarlierChildren {
-        EarlierChildren::of(children.iter().map(|&c| self.bytes.load(c)))
+        EarlierChildren::of(children.iter().map(|&c| self.earlier.load(c)))
     }
 
     fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
@@ -493,7 +553,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
                 scratch.positions.clear();
                 scratch.children.clear();
                 self.game.for_each_in_range(self.tier_number, batch, |idx, pos| self.expand_into(idx, &pos, scratch));
-                self.bytes.touch(scratch.children.iter().copied());
+                self.earlier.touch(scratch.children.iter().copied());
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
@@ -648,7 +708,7 @@ impl<G: TieredRetrograde> TierSolver<'_, G> {
         for (idx, pos) in lost {
             self.expand_into(*idx, pos, scratch);
         }
-        self.bytes.touch(scratch.children.iter().copied());
+        self.earlier.touch(scratch.children.iter().copied());
         for i in 0..scratch.positions.len() {
             let (idx, _, ref children) = scratch.positions[i];
             let earlier = self.earlier_children(&scratch.children[children.clone()]);

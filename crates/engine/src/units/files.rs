@@ -1,0 +1,131 @@
+//! Units on disk: one compressed table file per unit, in one directory.
+//!
+//! Each unit is a table of packed values compressed in blocks (see
+//! [`blocks`](crate::table::blocks)), whose header names the game, the
+//! variant and `SIZE:UNIT` (so a file renamed to another unit is refused),
+//! written atomically: a unit file is there whole or not at all, which is
+//! what a solve resumes from. Probing a position reads one block of one
+//! unit.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::UnitStore;
+use crate::table::blocks::BLOCK_LEN;
+use crate::table::{Encoding, Payload, Table, TableError, TableKey, write};
+use crate::packed::PackedValue;
+use crate::tally::Tally;
+use crate::value::Value;
+
+/// One [`PackedValue`] byte per position of a unit, compressed in blocks.
+#[derive(Copy, Clone, Debug)]
+pub struct UnitValues;
+
+impl Encoding for UnitValues {
+    const CODE: u32 = 5;
+    const NAME: &'static str = "unit values";
+    const SUFFIX: &'static str = ".unit";
+    const BLOCKED: bool = true;
+
+    fn payload_len(positions: u64, _: Tally) -> Option<u64> {
+        Some(positions)
+    }
+}
+
+struct Values<'a>(&'a [u8]);
+
+impl Payload<UnitValues> for Values<'_> {
+    fn tally(&self) -> Tally {
+        self.0
+            .par_chunks(1 << 20)
+            .map(|piece| {
+                let mut tally = Tally::default();
+                piece.iter().for_each(|&b| tally.add(PackedValue::from_byte(b).unpack()));
+                tally
+            })
+            .reduce(Tally::default, Tally::merge)
+    }
+
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+        self.0.chunks(1 << 22).try_for_each(sink)
+    }
+}
+
+/// The unit files of one solve, in one directory.
+#[derive(Clone, Debug)]
+pub struct UnitFiles {
+    dir: PathBuf,
+    key: TableKey,
+    lens: Vec<u64>,
+}
+
+impl UnitFiles {
+    /// The units of the game `key` names (its `positions` are ignored),
+    /// with these lengths, kept in `dir`.
+    pub fn new(dir: impl Into<PathBuf>, key: TableKey, lens: Vec<u64>) -> UnitFiles {
+        UnitFiles { dir: dir.into(), key, lens }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where `unit` is kept.
+    pub fn path(&self, unit: usize) -> PathBuf {
+        self.dir.join(format!("unit-{unit:05}{}.tbl", UnitValues::SUFFIX))
+    }
+
+    fn key_of(&self, unit: usize) -> TableKey {
+        TableKey { size: format!("{}:{unit}", self.key.size), positions: self.lens[unit], ..self.key.clone() }
+    }
+
+    /// The table of `unit`, for probing a block at a time.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if it is missing, unreadable or not that unit.
+    pub fn open(&self, unit: usize) -> Result<Table<UnitValues>, TableError> {
+        Table::open(&self.path(unit), &self.key_of(unit))
+    }
+
+    /// The value of position `idx` of `unit`, reading one block.
+    ///
+    /// # Errors
+    ///
+    /// As for [`open`](Self::open), and a corrupt block.
+    pub fn probe(&self, table: &Table<UnitValues>, idx: u64) -> Result<Value, TableError> {
+        let mut byte = [0u8];
+        table.read_payload(idx, &mut byte)?;
+        Ok(PackedValue::from_byte(byte[0]).unpack())
+    }
+}
+
+impl UnitStore for UnitFiles {
+    fn has(&self, unit: usize) -> Result<bool, TableError> {
+        let path = self.path(unit);
+        match std::fs::symlink_metadata(&path) {
+            Ok(_) => Ok(true),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(source) => Err(TableError::Read { path, source }),
+        }
+    }
+
+    fn load(&self, unit: usize, len: u64) -> Result<Arc<[u8]>, TableError> {
+        let table = self.open(unit)?;
+        let mut values = vec![0u8; len as usize];
+        let piece = 16 * BLOCK_LEN as usize;
+        values
+            .par_chunks_mut(piece)
+            .enumerate()
+            .try_for_each(|(i, out)| table.read_payload((i * piece) as u64, out))?;
+        Ok(values.into())
+    }
+
+    fn save(&self, unit: usize, values: &[u8]) -> Result<(), TableError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
+        write::<UnitValues>(&self.path(unit), &self.key_of(unit), &[], &Values(values))
+    }
+}

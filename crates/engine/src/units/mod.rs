@@ -1,0 +1,252 @@
+//! Solves made of units: pieces of a game small enough for one machine's
+//! memory, solved one after another and kept on disk.
+//!
+//! A game too large for one table in memory splits its positions into
+//! [`Units`]: each unit's moves lead into the unit itself or into units
+//! listed before it, so the units form a DAG that the game lists in a
+//! solving order. A unit is solved by the tiered retrograde solver as one
+//! tier, its moves out of the unit looked up in the values of the units it
+//! depends on; then its values are written to a [`UnitStore`] and it is
+//! never touched again.
+//!
+//! That makes a solve resumable at unit granularity (a unit is on disk
+//! whole or not at all, since every file is written atomically) and bounds
+//! its memory by the largest unit and its dependencies rather than by the
+//! game. Units solved earlier are kept in memory while a budget allows, so
+//! that a unit read by several later ones is decompressed once.
+
+mod files;
+mod memory;
+mod one;
+
+use std::sync::Arc;
+
+use crate::game::{Expansion, Rules};
+use crate::progress::Progress;
+use crate::retrograde::{self, SolveError};
+use crate::table::TableError;
+
+pub use self::files::UnitFiles;
+pub use self::memory::UnitsInMemory;
+use self::one::{DependencyValues, OneUnit};
+
+/// Positions of a unit are numbered below this, so that the solver can
+/// tell a unit's own positions from those of its dependencies by their
+/// number alone.
+pub const MAX_UNIT_LEN: u64 = 1 << 40;
+
+/// One unit: how many positions it has and which units its moves reach.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Unit {
+    /// Its positions, numbered `0..len`.
+    pub len: u64,
+    /// The units, all listed earlier, that moves out of this one lead to.
+    pub depends_on: Vec<usize>,
+}
+
+/// A game whose positions are split into units solved one at a time (see
+/// the [module docs](self)).
+pub trait Units: Rules {
+    /// The units in solving order. A unit's dependencies come before it.
+    fn units(&self) -> Vec<Unit>;
+
+    /// The unit of `pos` and its number within it.
+    fn locate(&self, pos: &Self::Position) -> (usize, u64);
+
+    /// The position numbered `idx` in `unit`.
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> Self::Position;
+
+    /// Calls `f(idx, position)` for every position numbered in `range` of
+    /// `unit`, in order. The default unindexes each.
+    fn for_each_in_unit(&self, unit: usize, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Self::Position)) {
+        for idx in range {
+            f(idx, self.unindex_in_unit(unit, idx));
+        }
+    }
+
+    /// An upper bound on the moves of a position that stay in its unit.
+    fn max_in_unit_moves(&self) -> u8;
+
+    /// Classifies `pos` of `unit` and calls `earlier_child(unit, idx)` for
+    /// every child (once per move) in another unit.
+    fn expand(&self, unit: usize, pos: &Self::Position, earlier_child: impl FnMut(usize, u64)) -> Expansion;
+
+    /// Calls `f(idx, parent)` for every non-terminal position of `unit`
+    /// with a move to `pos` (of the same unit), once per such move.
+    fn for_each_parent(&self, unit: usize, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
+}
+
+/// Where solved units are kept.
+pub trait UnitStore: Sync {
+    /// Whether `unit` has been stored, by this solve or an earlier one.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the store cannot be looked at.
+    fn has(&self, unit: usize) -> Result<bool, TableError>;
+
+    /// The values of `unit`, one packed byte per position, as stored.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if it is missing, unreadable or not the unit asked for.
+    fn load(&self, unit: usize, len: u64) -> Result<Arc<[u8]>, TableError>;
+
+    /// Stores the values of `unit`, atomically.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if they cannot be written; nothing stored is lost.
+    fn save(&self, unit: usize, values: &[u8]) -> Result<(), TableError>;
+}
+
+/// Why a solve by units stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitSolveError {
+    /// Solving a unit failed or was interrupted.
+    #[error("unit {unit} could not be solved")]
+    Solve {
+        /// The unit.
+        unit: usize,
+        /// Why.
+        source: SolveError,
+    },
+    /// A unit could not be read or written.
+    #[error(transparent)]
+    Store(#[from] TableError),
+}
+
+/// What a solve by units did.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct UnitReport {
+    /// Units solved by this run.
+    pub solved: usize,
+    /// Units found already stored, from an earlier run.
+    pub resumed: usize,
+    /// The most bytes of unit values held at once.
+    pub peak_bytes: u64,
+}
+
+/// Solves games made of units, within a memory budget.
+#[derive(Clone, Debug)]
+pub struct UnitSolver {
+    budget: u64,
+}
+
+impl UnitSolver {
+    /// Keeps at most `budget` bytes of unit values in memory, beyond what
+    /// the unit being solved and its dependencies need.
+    pub fn new(budget: u64) -> UnitSolver {
+        UnitSolver { budget }
+    }
+
+    /// Solves every unit of `game` that `store` does not hold yet, in
+    /// order, saving each as soon as it is solved.
+    ///
+    /// # Errors
+    ///
+    /// [`UnitSolveError`] if a unit fails or the store does; the units
+    /// saved before stay saved, so a later call resumes after them.
+    pub fn solve<G: Units>(
+        &self,
+        game: &G,
+        store: &dyn UnitStore,
+        progress: &dyn Progress,
+    ) -> Result<UnitReport, UnitSolveError> {
+        let units = game.units();
+        let total: u64 = units.iter().map(|u| u.len).sum();
+        progress.start("solve", 2 * total);
+        let mut report = UnitReport::default();
+        let mut kept = Kept::new(self.budget, &units);
+        for (number, unit) in units.iter().enumerate() {
+            if store.has(number)? {
+                report.resumed += 1;
+                progress.advance(2 * unit.len);
+                continue;
+            }
+            let dependencies = unit
+                .depends_on
+                .iter()
+                .map(|&d| kept.get(d, || store.load(d, units[d].len)))
+                .collect::<Result<Vec<_>, _>>()?;
+            let held = unit.len + dependencies.iter().map(|d| d.len() as u64).sum::<u64>() + kept.bytes;
+            report.peak_bytes = report.peak_bytes.max(held);
+            let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
+            let words = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
+                .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+            let values: Arc<[u8]> = bytes_of(&words, unit.len).into();
+            drop(dependencies);
+            store.save(number, &values)?;
+            kept.insert(number, values);
+            report.solved += 1;
+        }
+        Ok(report)
+    }
+}
+
+/// Positions per task: small units are cut finer so that both cores get
+/// work. The values do not depend on it.
+fn chunk_for(len: u64) -> u64 {
+    (len / 64).clamp(1 << 10, 1 << 15).next_multiple_of(8)
+}
+
+/// The bytes of `words`, the first `len` of them.
+fn bytes_of(words: &[u64], len: u64) -> Vec<u8> {
+    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    bytes.truncate(len as usize);
+    bytes
+}
+
+/// Solved units kept in memory for the units still to come that read
+/// them, within a budget; each is dropped once no later unit needs it.
+struct Kept {
+    budget: u64,
+    bytes: u64,
+    /// For each unit, the last unit that depends on it.
+    last_reader: Vec<usize>,
+    values: Vec<Option<Arc<[u8]>>>,
+    /// The unit being solved: what is kept is dropped once past its last reader.
+    now: usize,
+}
+
+impl Kept {
+    fn new(budget: u64, units: &[Unit]) -> Kept {
+        let mut last_reader = vec![0; units.len()];
+        for (number, unit) in units.iter().enumerate() {
+            for &d in &unit.depends_on {
+                last_reader[d] = last_reader[d].max(number);
+            }
+        }
+        Kept { budget, bytes: 0, last_reader, values: vec![None; units.len()], now: 0 }
+    }
+
+    fn get(
+        &mut self,
+        unit: usize,
+        load: impl FnOnce() -> Result<Arc<[u8]>, TableError>,
+    ) -> Result<Arc<[u8]>, TableError> {
+        match &self.values[unit] {
+            Some(values) => Ok(values.clone()),
+            None => load(),
+        }
+    }
+
+    /// Keeps `unit`'s values if a later unit reads them and the budget
+    /// allows, after dropping those no unit from `unit` on reads.
+    fn insert(&mut self, unit: usize, values: Arc<[u8]>) {
+        self.now = unit;
+        for (number, kept) in self.values.iter_mut().enumerate() {
+            if kept.is_some() && self.last_reader[number] <= self.now {
+                self.bytes -= kept.take().map_or(0, |v| v.len() as u64);
+            }
+        }
+        let len = values.len() as u64;
+        if self.last_reader[unit] > unit && self.bytes + len <= self.budget {
+            self.bytes += len;
+            self.values[unit] = Some(values);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,107 @@
+//! One unit seen as a game of one tier, for the tiered retrograde solver.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::{MAX_UNIT_LEN, Units};
+use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
+use crate::retrograde::Earlier;
+use crate::value::Value;
+
+/// The positions of one unit, numbered as the unit numbers them. A move
+/// into the `i`-th unit it depends on, to position `idx` there, is reported
+/// to the solver as `(i + 1) * MAX_UNIT_LEN + idx`: never a number of the
+/// unit's own.
+pub(super) struct OneUnit<'a, G> {
+    pub game: &'a G,
+    pub unit: usize,
+    pub len: u64,
+    pub depends_on: &'a [usize],
+}
+
+impl<G: Units> Rules for OneUnit<'_, G> {
+    type Position = G::Position;
+
+    fn terminal_value(&self, pos: &G::Position) -> Option<Value> {
+        self.game.terminal_value(pos)
+    }
+
+    fn for_each_child(&self, pos: &G::Position, f: impl FnMut(G::Position)) {
+        self.game.for_each_child(pos, f);
+    }
+}
+
+impl<G: Units> DenseIndex for OneUnit<'_, G> {
+    fn position_count(&self) -> u64 {
+        self.len
+    }
+
+    fn index(&self, pos: &G::Position) -> u64 {
+        let (unit, idx) = self.game.locate(pos);
+        debug_assert_eq!(unit, self.unit, "a position of another unit");
+        idx
+    }
+
+    fn unindex(&self, idx: u64) -> G::Position {
+        self.game.unindex_in_unit(self.unit, idx)
+    }
+}
+
+impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
+    #[expect(clippy::single_range_in_vec_init, reason = "the one tier is the whole unit")]
+    fn tiers(&self) -> Vec<Range<u64>> {
+        vec![0..self.len]
+    }
+
+    fn for_each_in_range(&self, _: usize, range: Range<u64>, f: impl FnMut(u64, G::Position)) {
+        self.game.for_each_in_unit(self.unit, range, f);
+    }
+
+    fn max_in_tier_moves(&self) -> u8 {
+        self.game.max_in_unit_moves()
+    }
+
+    fn expand(&self, pos: &G::Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
+        self.game.expand(self.unit, pos, |unit, idx| {
+            let slot = self.depends_on.iter().position(|&d| d == unit).unwrap_or_else(|| {
+                panic!("unit {} has a move into unit {unit}, which it does not depend on", self.unit)
+            });
+            debug_assert!(idx < MAX_UNIT_LEN);
+            earlier_child((slot as u64 + 1) * MAX_UNIT_LEN + idx);
+        })
+    }
+
+    fn for_each_parent(&self, pos: &G::Position, f: impl FnMut(u64, G::Position)) {
+        self.game.for_each_parent(self.unit, pos, f);
+    }
+}
+
+/// The values of the units one unit depends on, in its order.
+pub(super) struct DependencyValues<'a> {
+    units: &'a [Arc<[u8]>],
+}
+
+impl<'a> DependencyValues<'a> {
+    pub(super) fn new(units: &'a [Arc<[u8]>]) -> DependencyValues<'a> {
+        DependencyValues { units }
+    }
+
+    #[inline]
+    fn byte(&self, code: u64) -> &u8 {
+        &self.units[(code / MAX_UNIT_LEN - 1) as usize][(code % MAX_UNIT_LEN) as usize]
+    }
+}
+
+impl Earlier for DependencyValues<'_> {
+    fn touch(&self, indices: impl Iterator<Item = u64>) {
+        let mut any = 0;
+        for code in indices {
+            any |= *self.byte(code);
+        }
+        std::hint::black_box(any);
+    }
+
+    fn load(&self, code: u64) -> u8 {
+        *self.byte(code)
+    }
+}

@@ -1,0 +1,179 @@
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::*;
+use crate::game::DenseIndex;
+use crate::naive::solve_naive;
+use crate::packed::PackedValue;
+use crate::progress::Silent;
+use crate::table::TableKey;
+use crate::value::{Plies, Value};
+
+/// A toy with cycles inside units: a heap `h` and a phase `p`; phases turn
+/// in a cycle within a heap, some phases let the heap shrink by one or two,
+/// and the mover at an empty heap has lost. Unit `h` is heap `h`.
+struct Toy {
+    heaps: u64,
+    phases: u64,
+}
+
+impl Toy {
+    fn moves(&self, (h, p): (u64, u64), mut f: impl FnMut((u64, u64))) {
+        f((h, (p + 1) % self.phases));
+        if p % 2 == 1 {
+            f((h, (2 * p + 1) % self.phases));
+        }
+        if p % 3 == 0 {
+            f((h - 1, (p + h) % self.phases));
+        }
+        if p % 5 == 0 && h >= 2 {
+            f((h - 2, p));
+        }
+    }
+}
+
+impl Rules for Toy {
+    type Position = (u64, u64);
+
+    fn terminal_value(&self, pos: &(u64, u64)) -> Option<Value> {
+        (pos.0 == 0).then_some(Value::Loss(Plies(0)))
+    }
+
+    fn for_each_child(&self, pos: &(u64, u64), f: impl FnMut((u64, u64))) {
+        if pos.0 > 0 {
+            self.moves(*pos, f);
+        }
+    }
+}
+
+impl DenseIndex for Toy {
+    fn position_count(&self) -> u64 {
+        self.heaps * self.phases
+    }
+
+    fn index(&self, pos: &(u64, u64)) -> u64 {
+        pos.0 * self.phases + pos.1
+    }
+
+    fn unindex(&self, idx: u64) -> (u64, u64) {
+        (idx / self.phases, idx % self.phases)
+    }
+}
+
+impl Units for Toy {
+    fn units(&self) -> Vec<Unit> {
+        (0..self.heaps)
+            .map(|h| Unit { len: self.phases, depends_on: (h.saturating_sub(2)..h).map(|d| d as usize).collect() })
+            .collect()
+    }
+
+    fn locate(&self, pos: &(u64, u64)) -> (usize, u64) {
+        (pos.0 as usize, pos.1)
+    }
+
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> (u64, u64) {
+        (unit as u64, idx)
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
+        2
+    }
+
+    fn expand(&self, unit: usize, pos: &(u64, u64), mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
+        if let Some(value) = self.terminal_value(pos) {
+            return Expansion::Terminal(value);
+        }
+        let mut in_tier = 0;
+        self.moves(*pos, |child| {
+            if child.0 as usize == unit {
+                in_tier += 1;
+            } else {
+                earlier_child(child.0 as usize, child.1);
+            }
+        });
+        Expansion::Moves { in_tier }
+    }
+
+    fn for_each_parent(&self, unit: usize, pos: &(u64, u64), mut f: impl FnMut(u64, (u64, u64))) {
+        if unit == 0 {
+            return;
+        }
+        for p in 0..self.phases {
+            self.moves((pos.0, p), |child| {
+                if child == *pos {
+                    f(p, (pos.0, p));
+                }
+            });
+        }
+    }
+}
+
+fn toy() -> Toy {
+    Toy { heaps: 40, phases: 3000 }
+}
+
+fn key() -> TableKey {
+    TableKey { game: "toy".into(), variant: "v".into(), size: "40".into(), index_version: 1, positions: 0 }
+}
+
+fn every_value(units: &[Arc<[u8]>]) -> Vec<Value> {
+    units.iter().flat_map(|u| u.iter().map(|&b| PackedValue::from_byte(b).unpack())).collect()
+}
+
+#[test]
+fn units_give_the_naive_values_and_distances() {
+    let game = toy();
+    let store = UnitsInMemory::new();
+    let report = UnitSolver::new(u64::MAX).solve(&game, &store, &Silent).unwrap();
+    assert_eq!(report.solved, 40);
+    let units: Vec<Arc<[u8]>> = store.into_units().into_iter().map(Option::unwrap).collect();
+    let naive = solve_naive(&game);
+    let values = every_value(&units);
+    assert_eq!(values, naive);
+    let draws = values.iter().filter(|v| **v == Value::Draw).count();
+    let longest = values.iter().filter_map(|v| v.plies()).max().unwrap();
+    assert!(draws > 0 && draws < values.len() && longest.0 >= 5, "{draws} draws, longest {longest:?}");
+}
+
+/// Stops the solve once it has seen `after` units of progress.
+struct StopAfter {
+    after: u64,
+    seen: AtomicU64,
+}
+
+impl Progress for StopAfter {
+    fn advance(&self, units: u64) {
+        self.seen.fetch_add(units, Relaxed);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.seen.load(Relaxed) >= self.after
+    }
+}
+
+#[test]
+fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
+    let game = toy();
+    let lens = vec![3000; 40];
+    let whole = tempfile::tempdir().unwrap();
+    let files = UnitFiles::new(whole.path(), key(), lens.clone());
+    // A budget of two units: what is not kept is read back from disk.
+    UnitSolver::new(6000).solve(&game, &files, &Silent).unwrap();
+    let resumed = tempfile::tempdir().unwrap();
+    let again = UnitFiles::new(resumed.path(), key(), lens.clone());
+    let stop = StopAfter { after: 2 * 3000 * 17 + 100, seen: AtomicU64::new(0) };
+    let error = UnitSolver::new(0).solve(&game, &again, &stop).unwrap_err();
+    assert!(matches!(error, UnitSolveError::Solve { unit: 17, .. }), "{error}");
+    let report = UnitSolver::new(0).solve(&game, &again, &Silent).unwrap();
+    assert_eq!((report.resumed, report.solved), (17, 23));
+    for unit in 0..40 {
+        let (a, b) = (std::fs::read(files.path(unit)).unwrap(), std::fs::read(again.path(unit)).unwrap());
+        assert!(a == b, "unit {unit} differs");
+    }
+    let loaded: Vec<Arc<[u8]>> = (0..40).map(|u| again.load(u, 3000).unwrap()).collect();
+    assert_eq!(every_value(&loaded), solve_naive(&game));
+    let table = again.open(5).unwrap();
+    assert_eq!(again.probe(&table, 7).unwrap(), solve_naive(&game)[5 * 3000 + 7]);
+    // A unit file under another unit's name is refused.
+    std::fs::copy(again.path(3), again.path(4)).unwrap();
+    assert!(again.load(4, 3000).is_err());
+}
