@@ -14,6 +14,9 @@ pub enum ObtainError {
     /// The retrograde or layered solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// A solve by units failed or was interrupted.
+    #[error(transparent)]
+    Units(#[from] solved_engine::units::UnitSolveError),
     /// Another computation for the table was interrupted.
     #[error("stopped before the table was saved")]
     Stopped(#[from] Interrupted),

@@ -93,6 +93,21 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The solution whose packed values are `bytes`, one per position: for
+    /// a game solved another way (by [units](crate::units)) that keeps its
+    /// values as one table.
+    pub fn from_bytes(bytes: &[u8]) -> Solution {
+        let words = bytes
+            .chunks(8)
+            .map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            })
+            .collect();
+        Solution { words, len: bytes.len() as u64 }
+    }
+
     /// The number of positions.
     pub fn len(&self) -> u64 {
         self.len

@@ -185,10 +185,12 @@ fn three_by_three(
     ));
     let printed: Vec<Position> = ERICKSON.iter().map(|d| erickson_position(d)).collect();
     // A pair of ours that no printed diagram shows (either way round).
-    let unprinted: Vec<&Position> = zugzwangs
+    let mut unprinted: Vec<&Position> = zugzwangs
         .iter()
         .filter(|p| !printed.iter().any(|d| d == *p || game.mirror(d).with_turn(Player::Blue) == **p))
         .collect();
+    // Named in notation order, whatever order the table lists them in.
+    unprinted.sort_by_key(|p| board_of(p));
     for (i, (diagram, pos)) in ERICKSON.iter().zip(&printed).enumerate() {
         let values = [Player::Blue, Player::Red].map(|turn| game.probe(table, &pos.with_turn(turn)));
         let lost_both_ways = values.iter().all(|v| matches!(v, Value::Loss(_)));
@@ -230,7 +232,7 @@ fn board_of(pos: &Position) -> String {
 /// plain rules), which only the true solution does.
 fn symmetry_claim(game: &Dodgem, table: &Table<Packed>, progress: &dyn Progress) -> Result<ClaimCheck, Interrupted> {
     let every = EveryPosition(game);
-    let report = audit(&every, table, |pos| game.positions().index(pos), progress)?;
+    let report = audit(&every, table, |pos| game.index(pos), progress)?;
     Ok(ClaimCheck::new(
         "9",
         &format!(

@@ -25,13 +25,15 @@
 //! the symmetric index holds the blocks `(b, r)` and `(r, b)` together.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use solved_engine::{Subsets, binomial};
 
-use super::{ByPlayer, MAX_SIZE, Player, Position};
+use super::mirror::Transpose;
+use super::{ByPlayer, MAX_FLAT_SIZE, Player, Position};
 
 /// The most cars a side has (on the largest board).
-const MAX_CARS: usize = MAX_SIZE as usize - 1;
+const MAX_CARS: usize = MAX_FLAT_SIZE as usize - 1;
 
 /// `C(n, k)` for the ranks of Blue's cars among the occupied squares.
 const SMALL_BINOMIALS: [[u32; MAX_CARS + 1]; 2 * MAX_CARS + 1] = {
@@ -153,34 +155,6 @@ impl Placements {
     }
 }
 
-/// Reflects car masks in the diagonal through `a1`, a byte at a time.
-#[derive(Clone, Debug)]
-struct Transpose {
-    chunks: Vec<[u32; 256]>,
-}
-
-impl Transpose {
-    fn new(size: u8) -> Transpose {
-        let n = u32::from(size);
-        let chunks = (0..(n * n).div_ceil(8))
-            .map(|chunk| {
-                std::array::from_fn(|byte| {
-                    (0..8).filter(|bit| byte & (1 << bit) != 0).fold(0, |mask, bit| {
-                        let square = 8 * chunk + bit;
-                        mask | 1 << ((square % n) * n + square / n)
-                    })
-                })
-            })
-            .collect();
-        Transpose { chunks }
-    }
-
-    #[inline]
-    fn apply(&self, mask: u32) -> u32 {
-        self.chunks.iter().enumerate().fold(0, |out, (i, table)| out | table[((mask >> (8 * i)) & 0xff) as usize])
-    }
-}
-
 /// Where one block of placements sits in an index.
 #[derive(Copy, Clone, Debug, Default)]
 struct Block {
@@ -203,7 +177,7 @@ fn block_order(size: u8) -> Vec<(u32, u32)> {
 pub struct DodgemIndex {
     size: u8,
     placements: Placements,
-    transpose: Transpose,
+    transpose: Arc<Transpose>,
     blocks: [[Block; MAX_CARS + 1]; MAX_CARS + 1],
     tiers: Vec<Range<u64>>,
     /// The cars `(b, r)` of each tier's first block; a second block, if
@@ -213,7 +187,7 @@ pub struct DodgemIndex {
 }
 
 impl DodgemIndex {
-    pub(super) fn new(size: u8) -> DodgemIndex {
+    pub(super) fn new(size: u8, transpose: Arc<Transpose>) -> DodgemIndex {
         let placements = Placements::new(size);
         let mut blocks = [[Block::default(); MAX_CARS + 1]; MAX_CARS + 1];
         let mut tiers: Vec<Range<u64>> = Vec::new();
@@ -231,7 +205,7 @@ impl DodgemIndex {
             }
             start += len;
         }
-        DodgemIndex { size, placements, transpose: Transpose::new(size), blocks, tiers, tier_cars, count: start }
+        DodgemIndex { size, placements, transpose, blocks, tiers, tier_cars, count: start }
     }
 
     /// The number of indices: the Blue-to-move positions, which is half of
@@ -249,17 +223,12 @@ impl DodgemIndex {
     /// Blue and Red swapped, and the other side to move.
     #[inline]
     pub fn mirror(&self, pos: &Position) -> Position {
-        let ByPlayer { blue, red } = pos.cars;
-        Position {
-            size: pos.size,
-            cars: ByPlayer { blue: self.transpose.apply(red), red: self.transpose.apply(blue) },
-            turn: pos.turn.other(),
-        }
+        self.transpose.mirror(pos)
     }
 
     /// The mirror image of the square with bit number `bit`, as a mask.
     #[inline]
-    pub(super) fn mirror_square(&self, bit: u32) -> u32 {
+    pub(super) fn mirror_square(&self, bit: u32) -> u64 {
         self.transpose.apply(1 << bit)
     }
 
@@ -274,8 +243,10 @@ impl DodgemIndex {
 
     /// The index of the position with these cars and Blue to move.
     #[inline]
-    pub(super) fn index_blue_to_move(&self, cars: ByPlayer<u32>) -> u64 {
+    pub(super) fn index_blue_to_move(&self, cars: ByPlayer<u64>) -> u64 {
         let block = &self.blocks[cars.blue.count_ones() as usize][cars.red.count_ones() as usize];
+        // Boards up to MAX_FLAT_SIZE have at most 25 squares.
+        let cars = ByPlayer { blue: cars.blue as u32, red: cars.red as u32 };
         block.start + u64::from(self.placements.rank(cars))
     }
 
@@ -295,7 +266,8 @@ impl DodgemIndex {
             block = &self.blocks[blue as usize][red as usize];
         }
         let rank = (idx - block.start) as u32;
-        Position { size: self.size, cars: self.placements.unrank(blue, red, rank), turn: Player::Blue }
+        let cars = self.placements.unrank(blue, red, rank);
+        Position { size: self.size, cars: ByPlayer { blue: cars.blue.into(), red: cars.red.into() }, turn: Player::Blue }
     }
 }
 
@@ -311,6 +283,7 @@ impl DodgemIndex {
             let mut idx = start;
             let ranks = (start - block.start) as u32..(end - block.start) as u32;
             self.placements.for_each(blue, red, ranks, |cars| {
+                let cars = ByPlayer { blue: cars.blue.into(), red: cars.red.into() };
                 f(idx, Position { size: self.size, cars, turn: Player::Blue });
                 idx += 1;
             });

@@ -1,4 +1,4 @@
-//! Dodgem on an n×n board (n = 2 to 5), normal and misère.
+//! Dodgem on an n×n board (n = 2 to 6), normal and misère.
 //!
 //! Blue's n−1 cars start on the left column and move right, up or down; Red's
 //! start on the bottom row and move up, left or right. Cars leave only across
@@ -6,25 +6,31 @@
 //! your cars off wins; so does having no legal move on your turn. Misère
 //! reverses both.
 //!
-//! Squares are bits `rank * n + file` of a `u32`, so moves are shifts.
+//! Squares are bits `rank * n + file` of a `u64`, so moves are shifts.
 
 mod claims;
 mod game;
 mod index;
+mod mirror;
 mod notation;
 mod solve;
 mod summary;
+mod tiers;
+mod units;
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use solved_engine::{Plies, Value, bits};
 
 pub use self::claims::{RecordMove, check_size, verify};
 pub use self::game::{INFO, MoveError, RequestError, probe_request};
 pub use self::index::DodgemIndex;
+use self::mirror::Transpose;
+pub use self::units::UnitIndex;
 pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
 pub use self::solve::EveryPosition;
+pub use self::tiers::{ByTiers, same_values};
 pub use self::summary::{MissingFact, Summary};
 
 /// A player.
@@ -105,8 +111,11 @@ impl Objective {
 
 /// The smallest board size.
 pub const MIN_SIZE: u8 = 2;
-/// The largest board size: 25 squares, 240,060,402 positions.
-pub const MAX_SIZE: u8 = 5;
+/// The largest board size: 36 squares, 188,710,690,706 positions.
+pub const MAX_SIZE: u8 = 6;
+/// The largest board whose values are one table in memory (see
+/// [`DodgemIndex`]); larger boards are kept as units on disk.
+pub const MAX_FLAT_SIZE: u8 = 5;
 
 /// A square, by file and rank counted from 0 at `a1`.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -135,7 +144,7 @@ impl Square {
         Square { file: (bit % u32::from(size)) as u8, rank: (bit / u32::from(size)) as u8 }
     }
 
-    fn bit(self, size: u8) -> u32 {
+    fn bit(self, size: u8) -> u64 {
         1 << (u32::from(self.rank) * u32::from(size) + u32::from(self.file))
     }
 }
@@ -166,7 +175,7 @@ pub struct Move {
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
 pub struct Position {
     size: u8,
-    cars: ByPlayer<u32>,
+    cars: ByPlayer<u64>,
     turn: Player,
 }
 
@@ -245,19 +254,22 @@ pub struct PlayError {
 pub struct Dodgem {
     size: u8,
     objective: Objective,
-    board: u32,
-    first_file: u32,
-    last_file: u32,
-    bottom_rank: u32,
-    top_rank: u32,
-    index: Arc<DodgemIndex>,
+    board: u64,
+    first_file: u64,
+    last_file: u64,
+    bottom_rank: u64,
+    top_rank: u64,
+    transpose: Arc<Transpose>,
+    /// The index of the solve by tiers, on boards up to [`MAX_FLAT_SIZE`].
+    index: Option<Arc<DodgemIndex>>,
+    units: Arc<OnceLock<UnitIndex>>,
 }
 
 /// Destinations of a side's on-board moves, by direction, as masks of the
 /// target squares.
 struct Steps {
-    targets: [u32; 3],
-    exits: u32,
+    targets: [u64; 3],
+    exits: u64,
 }
 
 impl Dodgem {
@@ -265,14 +277,16 @@ impl Dodgem {
     ///
     /// # Errors
     ///
-    /// [`SizeError`] unless `size` is 2 to 5.
+    /// [`SizeError`] unless `size` is 2 to 6.
     pub fn new(size: u32, objective: Objective) -> Result<Dodgem, SizeError> {
         if !(u32::from(MIN_SIZE)..=u32::from(MAX_SIZE)).contains(&size) {
             return Err(SizeError(size));
         }
         let n = size;
-        let board = (1u32 << (n * n)) - 1;
+        let board = (1u64 << (n * n)) - 1;
         let first_file = (0..n).fold(0, |m, r| m | 1 << (r * n));
+        let transpose = Arc::new(Transpose::new(size as u8));
+        let index = (size as u8 <= MAX_FLAT_SIZE).then(|| Arc::new(DodgemIndex::new(size as u8, transpose.clone())));
         Ok(Dodgem {
             size: size as u8,
             objective,
@@ -281,7 +295,9 @@ impl Dodgem {
             last_file: first_file << (n - 1),
             bottom_rank: (1 << n) - 1,
             top_rank: ((1 << n) - 1) << (n * (n - 1)),
-            index: Arc::new(DodgemIndex::new(size as u8)),
+            transpose,
+            index,
+            units: Arc::new(OnceLock::new()),
         })
     }
 
@@ -295,16 +311,22 @@ impl Dodgem {
         self.objective
     }
 
-    /// The solver's index of this board's positions, up to symmetry.
-    pub fn positions(&self) -> &DodgemIndex {
-        &self.index
+    /// The index the solve by tiers used, kept to check the solve by
+    /// units; `None` past [`MAX_FLAT_SIZE`].
+    pub fn positions(&self) -> Option<&DodgemIndex> {
+        self.index.as_deref()
+    }
+
+    /// The index of this board's units, built on first use.
+    pub fn unit_index(&self) -> &UnitIndex {
+        self.units.get_or_init(|| UnitIndex::new(self.size))
     }
 
     /// The mirror image of `pos`: reflected in the diagonal through `a1`,
     /// which swaps Blue and Red, with the other side to move. It has the
     /// same value and distance.
     pub fn mirror(&self, pos: &Position) -> Position {
-        self.index.mirror(pos)
+        self.transpose.mirror(pos)
     }
 
     /// The starting position: Blue on `a2…an`, Red on `b1…n1`, Blue to move.

@@ -61,7 +61,7 @@ impl FromStr for Position {
         if !(usize::from(MIN_SIZE)..=usize::from(MAX_SIZE)).contains(&size) {
             return Err(ParsePositionError::Size(size));
         }
-        let mut cars = ByPlayer::<u32>::default();
+        let mut cars = ByPlayer::<u64>::default();
         for (row, rank_text) in ranks.iter().enumerate() {
             let rank = size - 1 - row;
             let files = rank_text.chars().count();

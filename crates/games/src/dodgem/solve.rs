@@ -1,18 +1,23 @@
-//! Glue to the engine's tiered retrograde solver, and the table it makes.
+//! Glue to the engine's solver by units, and the table it makes.
+//!
+//! Every board is solved by [units](super::UnitIndex). On boards up to
+//! [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE) the units are solved in memory
+//! and kept as one table, the units one after another; larger boards keep
+//! a file per unit.
 
 use std::ops::Range;
 
 use solved_engine::table::{Packed, TableKey};
-use solved_engine::{
-    DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, TieredRetrograde, Value, bits, retrograde,
-};
+use solved_engine::units::{Unit, UnitSolver, Units, UnitsInMemory};
+use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
-use super::{Dodgem, Player, Position};
+use super::{ByPlayer, Dodgem, Player, Position};
 use crate::tables::{Cost, ObtainError, Solvable};
 
-/// The version of [`DodgemIndex`](super::DodgemIndex)'s layout, recorded
-/// in table headers: bump it whenever a position moves to another index.
-const INDEX_VERSION: u32 = 1;
+/// The version of the layout of positions in a table, recorded in table
+/// headers: bump it whenever a position moves to another index. Version 2
+/// is the units one after another.
+const INDEX_VERSION: u32 = 2;
 
 impl Rules for Dodgem {
     type Position = Position;
@@ -26,19 +31,21 @@ impl Rules for Dodgem {
     }
 }
 
-/// The solver's index: positions up to the diagonal reflection (see
-/// [`DodgemIndex`](super::DodgemIndex)).
+/// The table's index: positions up to the diagonal reflection, unit after
+/// unit.
 impl DenseIndex for Dodgem {
     fn position_count(&self) -> u64 {
-        self.index.count()
+        self.unit_index().count()
     }
 
     fn index(&self, pos: &Position) -> u64 {
-        self.index.index(pos)
+        let (unit, idx) = Units::locate(self, pos);
+        self.unit_index().start(unit) + idx
     }
 
     fn unindex(&self, idx: u64) -> Position {
-        self.index.unindex(idx)
+        let unit = self.unit_index().unit_at(idx);
+        self.unindex_in_unit(unit, idx - self.unit_index().start(unit))
     }
 }
 
@@ -66,66 +73,76 @@ impl Rules for EveryPosition<'_> {
 
 impl DenseIndex for EveryPosition<'_> {
     fn position_count(&self) -> u64 {
-        2 * self.0.index.count()
+        2 * self.0.position_count()
     }
 
     fn index(&self, pos: &Position) -> u64 {
-        2 * self.0.index.index(pos) + pos.turn as u64
+        2 * self.0.index(pos) + pos.turn as u64
     }
 
     fn unindex(&self, idx: u64) -> Position {
-        let pos = self.0.index.unindex(idx / 2);
-        if idx.is_multiple_of(2) { pos } else { self.0.index.mirror(&pos) }
+        let pos = self.0.unindex(idx / 2);
+        if idx.is_multiple_of(2) { pos } else { self.0.mirror(&pos) }
     }
 }
 
-impl TieredRetrograde for Dodgem {
-    fn tiers(&self) -> Vec<Range<u64>> {
-        self.index.tiers()
+impl Units for Dodgem {
+    fn units(&self) -> Vec<Unit> {
+        self.unit_index().units().to_vec()
     }
 
-    fn unindex_in_tier(&self, tier: usize, idx: u64) -> Position {
-        self.index.unindex_in_tier(tier, idx)
+    fn locate(&self, pos: &Position) -> (usize, u64) {
+        let cars = match pos.turn {
+            Player::Blue => pos.cars,
+            Player::Red => self.mirror(pos).cars,
+        };
+        self.unit_index().locate(cars)
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
-        3 * (self.size - 1)
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> Position {
+        Position { size: self.size, cars: self.unit_index().unindex(unit, idx), turn: Player::Blue }
     }
 
-    fn expand(&self, pos: &Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
+    fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        self.unit_index().for_each(unit, range, |idx, cars| f(idx, Position { size: self.size, cars, turn: Player::Blue }));
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
+        2 * (self.size - 1)
+    }
+
+    fn expand(&self, _: usize, pos: &Position, mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
         if let Some(value) = self.terminal_value(pos) {
             return Expansion::Terminal(value);
         }
-        let exits = self.steps(pos, pos.turn).exits;
-        if exits != 0 {
-            // A child has the other side to move, so its index is that of
-            // its mirror image: this position's mirror image (computed once)
-            // without the reflected car, and with this side to move.
-            let mirror = self.index.mirror(pos);
-            let opponent = pos.turn.other();
-            for exit in bits(exits) {
-                let mut child = mirror;
-                child.cars[opponent] &= !self.index.mirror_square(exit);
-                child.turn = pos.turn;
-                earlier_child(self.index.index(&child));
-            }
+        debug_assert_eq!(pos.turn, Player::Blue, "units hold Blue-to-move positions");
+        let steps = self.steps(pos, Player::Blue);
+        let [right, up, down] = steps.targets;
+        // Forward moves and cars leaving go to other units. A child has Red
+        // to move, so it is found as its mirror image: Red's cars reflected
+        // (the same for every child) become Blue's, and the moved car's
+        // reflection changes Red's.
+        let blue = self.transpose.apply(pos.cars.red);
+        let red = self.transpose.apply(pos.cars.blue);
+        let units = self.unit_index();
+        for target in bits(right) {
+            let moved = red & !self.transpose.square(target - 1) | self.transpose.square(target);
+            let (unit, idx) = units.locate(ByPlayer { blue, red: moved });
+            earlier_child(unit, idx);
         }
-        Expansion::Moves { in_tier: self.on_board_moves(pos) as u8 }
+        for exit in bits(steps.exits) {
+            let (unit, idx) = units.locate(ByPlayer { blue, red: red & !self.transpose.square(exit) });
+            earlier_child(unit, idx);
+        }
+        Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
     }
 
-    fn for_each_in_range(&self, tier: usize, range: Range<u64>, f: impl FnMut(u64, Position)) {
-        self.index.for_each_in_range(tier, range, f);
-    }
-
-    fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
-        // Parents have the other side to move. Those of a Blue-to-move
-        // position are generated as the (Blue-to-move) parents of its
-        // mirror image, which index without a reflection each.
-        let pos = match pos.turn {
-            Player::Blue => self.index.mirror(pos),
-            Player::Red => *pos,
-        };
-        let mover = Player::Blue;
+    fn for_each_parent(&self, _: usize, pos: &Position, mut f: impl FnMut(u64, Position)) {
+        // Parents have Red to move, so they are stored as their mirror
+        // images: the Blue-to-move positions that reach this position's
+        // mirror image by a move of Blue's. Only moves up and down stay in
+        // the unit.
+        let pos = self.mirror(pos);
         // With no Red cars, every parent would already be over (Red would
         // have just got its last car off).
         if pos.cars.red == 0 {
@@ -134,21 +151,36 @@ impl TieredRetrograde for Dodgem {
         let n = u32::from(self.size);
         let cars = pos.cars.blue;
         let empty = self.board & !(pos.cars.blue | pos.cars.red);
-        // For each way Blue's cars move (right, up, down): the squares a car
-        // could have come from (empty now), and the step that brought it here.
-        let origins: [(u32, i32); 3] = [
-            (((cars & !self.first_file) >> 1) & empty, 1),
-            ((cars >> n) & empty, n as i32),
-            ((cars << n) & empty, -(n as i32)),
-        ];
+        let origins: [(u64, i32); 2] = [((cars >> n) & empty, n as i32), ((cars << n) & empty, -(n as i32))];
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
-                let mut parent = Position { turn: mover, ..pos };
-                parent.cars[mover] = (cars & !(1 << target)) | 1 << source;
-                f(self.index.index_blue_to_move(parent.cars), parent);
+                let mut parent = Position { turn: Player::Blue, ..pos };
+                parent.cars.blue = (cars & !(1 << target)) | 1 << source;
+                let (unit, idx) = self.unit_index().locate(parent.cars);
+                debug_assert!(self.unit_index().unindex(unit, idx) == parent.cars);
+                f(idx, parent);
             }
         }
+    }
+}
+
+impl Dodgem {
+    /// Solves every unit in memory and puts them one after another: the
+    /// table of a board up to [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE).
+    ///
+    /// # Errors
+    ///
+    /// As for [`UnitSolver::solve`].
+    pub fn solve_by_units(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
+        let store = UnitsInMemory::new();
+        UnitSolver::new(u64::MAX).solve(self, &store, progress)?;
+        let units = store.into_units();
+        let mut bytes = Vec::with_capacity(self.position_count() as usize);
+        for unit in units {
+            bytes.extend_from_slice(&unit.expect("every unit is solved"));
+        }
+        Ok(Solution::from_bytes(&bytes))
     }
 }
 
@@ -162,19 +194,19 @@ impl Solvable for Dodgem {
             variant: self.objective.id().into(),
             size: format!("{0}x{0}", self.size),
             index_version: INDEX_VERSION,
-            positions: self.index.count(),
+            positions: self.position_count(),
         }
     }
 
     /// Measured on 5×5: the solve, then the reachable positions and the
     /// mutual zugzwangs the table's facts keep, 45 s in all.
     fn cost(&self) -> Cost {
-        let positions = self.index.count();
+        let positions = self.position_count();
         Cost { seconds: positions as f64 * 3.8e-7, bytes: 8 * positions / 7 }
     }
 
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
-        Ok(retrograde::solve(self, progress)?)
+        self.solve_by_units(progress)
     }
 
     fn facts(&self, solution: &Solution, progress: &dyn Progress) -> Result<Vec<(&'static str, u64)>, Interrupted> {

@@ -5,7 +5,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use solved_engine::table::Packed;
-use solved_engine::{Interrupted, Plies, Progress, Table, Tally, Value, Values, reachable};
+use solved_engine::units::Units;
+use solved_engine::{DenseIndex, Interrupted, Plies, Progress, Table, Tally, Value, Values, reachable};
 
 use super::{Dodgem, EveryPosition, Move, Player, Position};
 
@@ -38,7 +39,7 @@ const ZUGZWANGS: &str = "zugzwangs";
 impl Dodgem {
     /// The value of `pos` in solved `values` of this game.
     pub fn probe(&self, values: &(impl Values + ?Sized), pos: &Position) -> Value {
-        values.probe(self.index.index(pos))
+        values.probe(self.index(pos))
     }
 
     /// The figures a table stores about itself, computed once from freshly
@@ -108,19 +109,20 @@ impl Dodgem {
     /// move, with Blue to move. (The empty board, which the terminal rule
     /// makes lost for both, is not a position of play and is left out.)
     pub fn mutual_zugzwangs(&self, values: &(impl Values + ?Sized)) -> Vec<Position> {
-        let tiers = self.index.tiers();
-        let chunks: Vec<(usize, Range<u64>)> = tiers
+        let units = self.unit_index();
+        let chunks: Vec<(usize, Range<u64>)> = units
+            .units()
             .iter()
             .enumerate()
-            .flat_map(|(t, tier)| {
-                (tier.start..tier.end).step_by(1 << 16).map(move |s| (t, s..(s + (1 << 16)).min(tier.end)))
-            })
+            .flat_map(|(u, unit)| (0..unit.len).step_by(1 << 16).map(move |s| (u, s..(s + (1 << 16)).min(unit.len))))
             .collect();
         chunks
             .into_par_iter()
-            .flat_map_iter(|(tier, range)| {
+            .flat_map_iter(|(unit, range)| {
                 let mut found = Vec::new();
-                self.index.for_each_in_range(tier, range, |idx, pos| {
+                let start = units.start(unit);
+                self.for_each_in_unit(unit, range, |idx, pos| {
+                    let idx = start + idx;
                     // Most positions are not lost with Blue to move: only then
                     // look up the Red-to-move one, a cache miss away.
                     if matches!(values.probe(idx), Value::Loss(_))

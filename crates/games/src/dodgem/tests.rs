@@ -1,6 +1,7 @@
 use std::collections::HashMap;
 
-use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive};
+use solved_engine::units::Units;
+use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, solve_naive};
 
 use super::*;
 
@@ -14,7 +15,7 @@ fn all_games() -> Vec<Dodgem> {
 
 /// The solved value of every position, by its index in [`EveryPosition`].
 fn solved(game: &Dodgem) -> Vec<Value> {
-    let solution = retrograde::solve(game, &Silent).unwrap();
+    let solution = game.solve_by_units(&Silent).unwrap();
     let every = EveryPosition(game);
     (0..every.position_count()).map(|idx| solution.get(game.index(&every.unindex(idx))).unpack()).collect()
 }
@@ -24,7 +25,8 @@ fn position_counts_match_the_spec() {
     for (size, count) in [(3, 2_846), (4, 555_986), (5, 240_060_402)] {
         let game = game(size, Objective::Normal);
         assert_eq!(EveryPosition(&game).position_count(), count);
-        assert_eq!(game.positions().count(), count / 2, "one index per mirror pair");
+        assert_eq!(game.position_count(), count / 2, "one index per mirror pair");
+        assert_eq!(ByTiers::new(&game).unwrap().position_count(), count / 2);
     }
 }
 
@@ -81,19 +83,35 @@ fn indices_notation_and_mirror_images_round_trip_on_every_small_position() {
 }
 
 #[test]
+fn unit_counts_match_the_issue() {
+    // Issue 13's table: units with their mirror, and the largest unit.
+    for (size, units, largest) in [(5, 1_035, 2_985_738), (6, 3_321, 1_452_392_472)] {
+        let index = UnitIndex::new(size);
+        assert_eq!(index.units().len(), units);
+        assert_eq!(index.units().iter().map(|u| u.len).max(), Some(largest));
+    }
+    assert_eq!(UnitIndex::new(6).count(), 94_355_345_353);
+}
+
+#[test]
 fn indices_round_trip_on_sampled_5x5_positions_and_tier_edges() {
     let game = game(5, Objective::Normal);
     let mut samples: Vec<u64> = (0..200_000u64).map(|i| i * 1_200_301 % game.position_count()).collect();
-    for tier in game.tiers() {
+    for unit in 0..game.unit_index().units().len() {
+        let (start, end) = (game.unit_index().start(unit), game.unit_index().start(unit + 1));
+        samples.extend([start, start + 1, end.saturating_sub(2), end - 1].into_iter().filter(|i| (start..end).contains(i)));
+    }
+    let tiers = ByTiers::new(&game).unwrap();
+    for tier in tiers.tiers() {
         samples.extend(
             [tier.start, tier.start + 1, tier.end.saturating_sub(2), tier.end - 1]
                 .into_iter()
                 .filter(|i| tier.contains(i)),
         );
     }
-    for (tier_number, tier) in game.tiers().into_iter().enumerate() {
+    for (tier_number, tier) in tiers.tiers().into_iter().enumerate() {
         for idx in [tier.start, tier.end - 1] {
-            assert_eq!(game.unindex_in_tier(tier_number, idx), game.unindex(idx));
+            assert_eq!(tiers.unindex_in_tier(tier_number, idx), tiers.unindex(idx));
         }
     }
     let every = EveryPosition(&game);
@@ -102,6 +120,8 @@ fn indices_round_trip_on_sampled_5x5_positions_and_tier_edges() {
         assert_eq!(game.index(&pos), idx);
         assert_eq!(game.index(&game.mirror(&pos)), idx);
         assert_eq!(every.unindex(every.index(&pos)), pos);
+        let old = tiers.index(&pos);
+        assert_eq!(tiers.unindex(old), pos);
     }
 }
 
@@ -153,12 +173,13 @@ fn illegal_moves_are_refused_with_a_reason() {
 }
 
 #[test]
-fn expand_counts_every_move_once() {
+fn expand_by_tiers_counts_every_move_once() {
     for game in all_games() {
-        for idx in 0..game.position_count() {
-            let pos = game.unindex(idx);
+        let tiers = ByTiers::new(&game).unwrap();
+        for idx in 0..tiers.position_count() {
+            let pos = tiers.unindex(idx);
             let mut earlier = Vec::new();
-            let expansion = game.expand(&pos, |child| earlier.push(child));
+            let expansion = tiers.expand(&pos, |child| earlier.push(child));
             let moves = game.legal_moves(&pos);
             match expansion {
                 Expansion::Terminal(value) => {
@@ -170,7 +191,7 @@ fn expand_counts_every_move_once() {
                     assert_eq!(usize::from(in_tier) + off, moves.len(), "{pos}");
                     assert_eq!(earlier.len(), off);
                     assert!(earlier.iter().all(|&child| child < idx));
-                    assert!(in_tier <= game.max_in_tier_moves());
+                    assert!(in_tier <= tiers.max_in_tier_moves());
                 }
             }
         }
@@ -178,31 +199,105 @@ fn expand_counts_every_move_once() {
 }
 
 #[test]
-fn parents_are_exactly_the_in_tier_predecessors() {
+fn expand_by_units_reports_every_move_that_leaves_the_unit_once() {
     for game in all_games() {
-        let tiers = game.tiers();
-        let tier_of = |idx: u64| tiers.iter().position(|t| t.contains(&idx)).unwrap();
+        let units = game.unit_index().units();
+        for (unit, info) in units.iter().enumerate() {
+            game.for_each_in_unit(unit, 0..info.len, |_, pos| {
+                let mut earlier = Vec::new();
+                let expansion = Units::expand(&game, unit, &pos, |u, idx| earlier.push((u, idx)));
+                let moves = game.legal_moves(&pos);
+                let mut leaving: Vec<(usize, u64)> = moves
+                    .iter()
+                    .map(|&m| game.locate(&game.play_unchecked(&pos, m)))
+                    .filter(|&(u, _)| u != unit)
+                    .collect();
+                match expansion {
+                    Expansion::Terminal(value) => {
+                        assert_eq!(Some(value), game.terminal_value(&pos));
+                        assert!(moves.is_empty() && earlier.is_empty());
+                    }
+                    Expansion::Moves { in_tier } => {
+                        assert_eq!(usize::from(in_tier) + leaving.len(), moves.len(), "{pos}");
+                        assert!(in_tier <= game.max_in_unit_moves());
+                        earlier.sort_unstable();
+                        leaving.sort_unstable();
+                        assert_eq!(earlier, leaving, "{pos}");
+                        assert!(earlier.iter().all(|(u, _)| info.depends_on.contains(u)), "{pos}");
+                    }
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn parents_by_tiers_are_exactly_the_in_tier_predecessors() {
+    for game in all_games() {
+        let tiers = ByTiers::new(&game).unwrap();
+        let tier_list = tiers.tiers();
+        let tier_of = |idx: u64| tier_list.iter().position(|t| t.contains(&idx)).unwrap();
         let mut forward: HashMap<u64, Vec<u64>> = HashMap::new();
-        for idx in 0..game.position_count() {
-            let pos = game.unindex(idx);
+        for idx in 0..tiers.position_count() {
+            let pos = tiers.unindex(idx);
             for m in game.legal_moves(&pos) {
-                let child = game.index(&game.play_unchecked(&pos, m));
+                let child = tiers.index(&game.play_unchecked(&pos, m));
                 if tier_of(child) == tier_of(idx) {
                     forward.entry(child).or_default().push(idx);
                 }
             }
         }
-        for idx in 0..game.position_count() {
+        for idx in 0..tiers.position_count() {
             let mut parents = Vec::new();
-            game.for_each_parent(&game.unindex(idx), |p, pos| {
-                assert_eq!(game.index(&pos), p);
+            tiers.for_each_parent(&tiers.unindex(idx), |p, pos| {
+                assert_eq!(tiers.index(&pos), p);
                 parents.push(p)
             });
             parents.sort();
             let mut expected = forward.remove(&idx).unwrap_or_default();
             expected.sort();
-            assert_eq!(parents, expected, "{}", game.unindex(idx));
+            assert_eq!(parents, expected, "{}", tiers.unindex(idx));
         }
+    }
+}
+
+#[test]
+fn parents_by_units_are_exactly_the_in_unit_predecessors() {
+    for game in all_games() {
+        let mut forward: HashMap<(usize, u64), Vec<u64>> = HashMap::new();
+        let units = game.unit_index().units();
+        for (unit, info) in units.iter().enumerate() {
+            game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+                for m in game.legal_moves(&pos) {
+                    let child = game.locate(&game.play_unchecked(&pos, m));
+                    if child.0 == unit {
+                        forward.entry(child).or_default().push(idx);
+                    }
+                }
+            });
+        }
+        for (unit, info) in units.iter().enumerate() {
+            game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+                let mut parents = Vec::new();
+                Units::for_each_parent(&game, unit, &pos, |p, parent| {
+                    assert_eq!(game.locate(&parent), (unit, p));
+                    parents.push(p)
+                });
+                parents.sort();
+                let mut expected = forward.remove(&(unit, idx)).unwrap_or_default();
+                expected.sort();
+                assert_eq!(parents, expected, "{pos}");
+            });
+        }
+    }
+}
+
+#[test]
+fn units_and_tiers_give_every_position_the_same_value_and_distance() {
+    for game in all_games() {
+        let by_tiers = ByTiers::new(&game).unwrap().solve(&Silent).unwrap();
+        let by_units = game.solve_by_units(&Silent).unwrap();
+        assert_eq!(same_values(&game, &by_units, &by_tiers), Ok(by_units.len()));
     }
 }
 
@@ -320,17 +415,30 @@ fn stepping_through_a_range_matches_unindexing() {
     let mut games = all_games();
     games.push(game(5, Objective::Normal));
     for game in games {
-        for (tier_number, tier) in game.tiers().into_iter().enumerate() {
+        let tiers = ByTiers::new(&game).unwrap();
+        for (tier_number, tier) in tiers.tiers().into_iter().enumerate() {
             let len = tier.end - tier.start;
             let ranges = [tier.clone(), tier.start + len / 3..tier.end - len / 5, tier.end - 1..tier.end];
             for range in ranges.into_iter().filter(|r| r.end - r.start < 3_000_000) {
                 let mut expected = range.start;
-                game.for_each_in_range(tier_number, range.clone(), |idx, pos| {
+                tiers.for_each_in_range(tier_number, range.clone(), |idx, pos| {
                     assert_eq!(idx, expected);
-                    assert_eq!(pos, game.unindex_in_tier(tier_number, idx), "tier {tier_number} index {idx}");
+                    assert_eq!(pos, tiers.unindex_in_tier(tier_number, idx), "tier {tier_number} index {idx}");
                     expected += 1;
                 });
                 assert_eq!(expected, range.end);
+            }
+        }
+        for (unit, info) in game.unit_index().units().iter().enumerate().step_by(7) {
+            let len = info.len;
+            for range in [0..len, len / 3..len - len / 5, len - 1..len] {
+                let mut expected = range.start;
+                game.for_each_in_unit(unit, range.clone(), |idx, pos| {
+                    assert_eq!(idx, expected);
+                    assert_eq!(pos, game.unindex_in_unit(unit, idx), "unit {unit} index {idx}");
+                    expected += 1;
+                });
+                assert_eq!(expected, range.end.max(range.start));
             }
         }
     }
@@ -425,7 +533,7 @@ fn a_table_built_by_another_process_meanwhile_is_loaded_not_built_again() {
         while notes.0.lock().unwrap().is_empty() {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        let solution = retrograde::solve(&game, &Silent).unwrap();
+        let solution = game.solve_by_units(&Silent).unwrap();
         let facts = game.facts(&solution, &Silent).unwrap();
         store.save::<Packed>(&game.table_key(), &facts, &solution).unwrap();
         drop(lock);

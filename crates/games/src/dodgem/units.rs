@@ -1,0 +1,609 @@
+//! Dodgem's units: the positions split by how far each side's cars have
+//! come, so that a board too large for one table is solved a piece at a
+//! time (see [`solved_engine::units`]).
+//!
+//! # Units
+//!
+//! As in [`DodgemIndex`](super::DodgemIndex), only Blue-to-move positions
+//! are stored, a Red-to-move one standing for its mirror image. A stored
+//! position has a *key* `(b, r, sx, sy)`: Blue's and Red's cars, the sum of
+//! Blue's files and the sum of Red's ranks. Blue cars never move left and
+//! Red cars never move down, so
+//!
+//! - a sideways move (Blue up or down) keeps both sums: the child, mirrored,
+//!   has the key `(r, b, sy, sx)`;
+//! - a forward move (Blue right) leads to `(r, b, sy, sx + 1)`;
+//! - a car leaving leads to `(r, b − 1, sy, sx − (n − 1))`.
+//!
+//! A unit is a key with its mirror key, its two *halves* (one, if the key is
+//! its own mirror). Only sideways moves stay in a unit; forward moves raise
+//! `sx + sy` and cars leaving lower `b + r`, so solving units by `b + r`
+//! upwards and then by `sx + sy` downwards finds every other unit a move
+//! leads to solved.
+//!
+//! # Numbering within a half
+//!
+//! Positions of a half are numbered densely: Blue's cars, as a set of
+//! squares with the right sum of files, ranked in colex order with counts
+//! of such sets below each square; and for each Blue set, Red's cars among
+//! the squares left free, ranked the same way with counts that depend only
+//! on how many free squares each rank has (Blue's *profile*). A half keeps,
+//! for each of its Blue sets, where that set's positions start.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use solved_engine::binomial;
+use solved_engine::units::Unit;
+
+use super::{ByPlayer, MAX_SIZE};
+
+/// The most cars a side has.
+const MAX_CARS: usize = MAX_SIZE as usize - 1;
+
+/// A key `(b, r, sx, sy)`: cars of each side, Blue's file sum, Red's rank sum.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub struct Key {
+    blue: u8,
+    red: u8,
+    blue_files: u8,
+    red_ranks: u8,
+}
+
+impl Key {
+    fn mirror(self) -> Key {
+        Key { blue: self.red, red: self.blue, blue_files: self.red_ranks, red_ranks: self.blue_files }
+    }
+}
+
+/// One half of a unit: the positions of one key.
+#[derive(Debug)]
+struct Half {
+    key: Key,
+    unit: u32,
+    /// Where the half starts in its unit.
+    start: u64,
+    len: u64,
+    /// For each Blue set of the half's class, where its positions start;
+    /// one more entry for the end. Made on first use.
+    offsets: OnceLock<Box<[u32]>>,
+}
+
+/// The units of one board size, and the numbering of positions in them.
+#[derive(Debug)]
+pub struct UnitIndex {
+    size: u8,
+    squares: u32,
+    max_sum: usize,
+    /// `k`-subsets of squares `0..p` with file sum `s`, at `blue_sets(p, k, s)`.
+    blue_sets: Vec<u32>,
+    /// For each Blue profile, `k`-subsets of the free squares of ranks
+    /// below `y` and of `c` more free squares on rank `y`, with rank sum
+    /// `t` (see `red_sets`).
+    red_sets: Vec<u32>,
+    /// The profile number of each profile code (see `profile`).
+    profile_numbers: Vec<u16>,
+    /// The Blue sets of each `(b, sx)`, in colex order.
+    classes: Vec<Vec<u64>>,
+    halves: Vec<Half>,
+    /// The half of each key, or `u32::MAX` for a key without positions.
+    half_of_key: Vec<u32>,
+    /// Each unit's halves.
+    unit_halves: Vec<[u32; 2]>,
+    units: Vec<Unit>,
+    /// Where each unit starts when the units are put one after another,
+    /// and one more entry for the end.
+    starts: Vec<u64>,
+    rows: [u64; MAX_SIZE as usize],
+    columns: [u64; MAX_SIZE as usize],
+}
+
+const NO_HALF: u32 = u32::MAX;
+
+impl UnitIndex {
+    /// The units of the `size`×`size` board.
+    pub(super) fn new(size: u8) -> UnitIndex {
+        let n = usize::from(size);
+        let squares = (n * n) as u32;
+        let max_sum = (n - 1) * (n - 1);
+        let mut rows = [0u64; MAX_SIZE as usize];
+        let mut columns = [0u64; MAX_SIZE as usize];
+        for i in 0..n {
+            rows[i] = ((1u64 << n) - 1) << (i * n);
+            columns[i] = (0..n).fold(0, |m, y| m | 1 << (y * n + i));
+        }
+        let mut index = UnitIndex {
+            size,
+            squares,
+            max_sum,
+            blue_sets: Vec::new(),
+            red_sets: Vec::new(),
+            profile_numbers: Vec::new(),
+            classes: Vec::new(),
+            halves: Vec::new(),
+            half_of_key: Vec::new(),
+            unit_halves: Vec::new(),
+            units: Vec::new(),
+            starts: Vec::new(),
+            rows,
+            columns,
+        };
+        index.count_blue_sets();
+        index.count_red_sets();
+        index.list_classes();
+        index.make_units();
+        index
+    }
+
+    fn n(&self) -> usize {
+        usize::from(self.size)
+    }
+
+    #[inline]
+    fn blue_sets_at(&self, p: u32, k: usize, s: usize) -> u32 {
+        self.blue_sets[(p as usize * (MAX_CARS + 1) + k) * (self.max_sum + 1) + s]
+    }
+
+    fn count_blue_sets(&mut self) {
+        let (n, sums) = (self.n(), self.max_sum + 1);
+        let mut table = vec![0u32; (self.squares as usize + 1) * (MAX_CARS + 1) * sums];
+        let at = |p: usize, k: usize, s: usize| (p * (MAX_CARS + 1) + k) * sums + s;
+        table[at(0, 0, 0)] = 1;
+        for p in 0..self.squares as usize {
+            let file = p % n;
+            for k in 0..=MAX_CARS {
+                for s in 0..sums {
+                    let mut count = table[at(p, k, s)];
+                    if k > 0 && s >= file {
+                        count += table[at(p, k - 1, s - file)];
+                    }
+                    table[at(p + 1, k, s)] = count;
+                }
+            }
+        }
+        self.blue_sets = table;
+    }
+
+    /// The profile code of Blue's cars: how many on each rank, in base n.
+    #[inline]
+    fn profile(&self, blue: u64) -> usize {
+        let n = self.n();
+        (0..n).rev().fold(0, |code, y| code * n + (blue & self.rows[y]).count_ones() as usize)
+    }
+
+    fn red_sets_base(&self, profile: usize) -> usize {
+        let n = self.n();
+        usize::from(self.profile_numbers[profile]) * (n + 1) * n * (MAX_CARS + 1) * (self.max_sum + 1)
+    }
+
+    /// The count of `k`-sets of free squares below square `(y, c)` (all of
+    /// ranks below `y`, and `c` free ones of rank `y`) with rank sum `t`.
+    #[inline]
+    fn red_sets_at(&self, base: usize, y: usize, c: usize, k: usize, t: usize) -> u32 {
+        let n = self.n();
+        self.red_sets[base + ((y * n + c) * (MAX_CARS + 1) + k) * (self.max_sum + 1) + t]
+    }
+
+    fn count_red_sets(&mut self) {
+        let n = self.n();
+        let sums = self.max_sum + 1;
+        let codes = n.pow(n as u32);
+        self.profile_numbers = vec![u16::MAX; codes];
+        let mut tables = Vec::new();
+        let mut number = 0u16;
+        for code in 0..codes {
+            let counts: Vec<usize> = (0..n).map(|y| code / n.pow(y as u32) % n).collect();
+            if counts.iter().sum::<usize>() > MAX_CARS.min(n - 1) {
+                continue;
+            }
+            self.profile_numbers[code] = number;
+            number += 1;
+            // below[y][k][t]: k-sets of the free squares of ranks below y.
+            let mut below = vec![vec![vec![0u32; sums]; MAX_CARS + 1]; n + 1];
+            below[0][0][0] = 1;
+            for y in 0..n {
+                let free = (n - counts[y]) as u32;
+                for k in 0..=MAX_CARS {
+                    for t in 0..sums {
+                        below[y + 1][k][t] = (0..=k)
+                            .filter(|j| t >= j * y)
+                            .map(|j| binomial(free, j as u32) as u32 * below[y][k - j][t - j * y])
+                            .sum();
+                    }
+                }
+            }
+            for y in 0..=n {
+                for c in 0..n {
+                    for k in 0..=MAX_CARS {
+                        for t in 0..sums {
+                            let count = if y == n {
+                                if c == 0 { below[n][k][t] } else { 0 }
+                            } else {
+                                (0..=k)
+                                    .filter(|i| t >= i * y)
+                                    .map(|i| binomial(c as u32, i as u32) as u32 * below[y][k - i][t - i * y])
+                                    .sum()
+                            };
+                            tables.push(count);
+                        }
+                    }
+                }
+            }
+        }
+        self.red_sets = tables;
+    }
+
+    fn class_number(&self, blue: usize, blue_files: usize) -> usize {
+        blue * (self.max_sum + 1) + blue_files
+    }
+
+    fn file_sum(&self, cars: u64) -> usize {
+        (1..self.n()).map(|x| x * (cars & self.columns[x]).count_ones() as usize).sum()
+    }
+
+    fn rank_sum(&self, cars: u64) -> usize {
+        (1..self.n()).map(|y| y * (cars & self.rows[y]).count_ones() as usize).sum()
+    }
+
+    fn list_classes(&mut self) {
+        let most = self.n() - 1;
+        let mut classes = vec![Vec::new(); (MAX_CARS + 1) * (self.max_sum + 1)];
+        for b in 0..=most {
+            for set in solved_engine::Subsets::new(self.squares, b as u32).iter() {
+                classes[self.class_number(b, self.file_sum(set))].push(set);
+            }
+        }
+        // Subsets come in colex order already; the ranks must agree.
+        debug_assert!(classes.iter().all(|c| c.iter().enumerate().all(|(i, &s)| self.rank_blue(s) == i as u32)));
+        self.classes = classes;
+    }
+
+    fn key_number(&self, key: Key) -> usize {
+        let sums = self.max_sum + 1;
+        ((usize::from(key.blue) * self.n() + usize::from(key.red)) * sums + usize::from(key.blue_files)) * sums
+            + usize::from(key.red_ranks)
+    }
+
+    /// Red sets for the Blue set `blue`, with `red` cars and rank sum `red_ranks`.
+    fn red_count(&self, blue: u64, red: usize, red_ranks: usize) -> u32 {
+        self.red_sets_at(self.red_sets_base(self.profile(blue)), self.n(), 0, red, red_ranks)
+    }
+
+    fn make_units(&mut self) {
+        let (n, sums) = (self.n(), self.max_sum + 1);
+        let most = n - 1;
+        let mut keys = Vec::new();
+        for b in 0..=most {
+            for r in 0..=most {
+                for sx in 0..sums {
+                    for sy in 0..sums {
+                        let class = &self.classes[self.class_number(b, sx)];
+                        let len: u64 = class.iter().map(|&set| u64::from(self.red_count(set, r, sy))).sum();
+                        if len > 0 {
+                            let key = Key { blue: b as u8, red: r as u8, blue_files: sx as u8, red_ranks: sy as u8 };
+                            keys.push((key, len));
+                        }
+                    }
+                }
+            }
+        }
+        let len_of: std::collections::BTreeMap<Key, u64> = keys.iter().copied().collect();
+        let mut canonical: Vec<Key> = keys.iter().map(|&(k, _)| k.min(k.mirror())).collect();
+        canonical.sort_by_key(|k| {
+            (k.blue + k.red, std::cmp::Reverse(k.blue_files + k.red_ranks), *k)
+        });
+        canonical.dedup();
+        self.half_of_key = vec![NO_HALF; n * n * sums * sums];
+        for (unit, &key) in canonical.iter().enumerate() {
+            let mut halves = [NO_HALF; 2];
+            let mut start = 0;
+            let both = [key, key.mirror()];
+            for (slot, &half_key) in both.iter().enumerate().take(if key == key.mirror() { 1 } else { 2 }) {
+                let len = len_of[&half_key];
+                let number = self.halves.len() as u32;
+                let key_number = self.key_number(half_key);
+                self.half_of_key[key_number] = number;
+                halves[slot] = number;
+                self.halves.push(Half { key: half_key, unit: unit as u32, start, len, offsets: OnceLock::new() });
+                start += len;
+            }
+            self.unit_halves.push(halves);
+            self.units.push(Unit { len: start, depends_on: Vec::new() });
+        }
+        for unit in 0..self.units.len() {
+            let mut depends_on = Vec::new();
+            for half in self.unit_halves[unit].into_iter().filter(|&h| h != NO_HALF) {
+                let key = self.halves[half as usize].key;
+                let forward = Key { blue_files: key.blue_files + 1, ..key }.mirror();
+                let leaving = (key.blue > 0 && usize::from(key.blue_files) >= most).then(|| {
+                    Key { blue: key.blue - 1, blue_files: key.blue_files - most as u8, ..key }.mirror()
+                });
+                for child in std::iter::once(forward).chain(leaving) {
+                    if let Some(half) = self.half_of(child) {
+                        depends_on.push(self.halves[half].unit as usize);
+                    }
+                }
+            }
+            depends_on.sort_unstable();
+            depends_on.dedup();
+            debug_assert!(depends_on.iter().all(|&d| d < unit), "units are listed after what they depend on");
+            self.units[unit].depends_on = depends_on;
+        }
+        self.starts = std::iter::once(0)
+            .chain(self.units.iter().scan(0, |end, unit| {
+                *end += unit.len;
+                Some(*end)
+            }))
+            .collect();
+    }
+
+    fn half_of(&self, key: Key) -> Option<usize> {
+        let sums = self.max_sum + 1;
+        if usize::from(key.blue_files) >= sums || usize::from(key.red_ranks) >= sums {
+            return None;
+        }
+        let half = *self.half_of_key.get(self.key_number(key))?;
+        (half != NO_HALF).then_some(half as usize)
+    }
+
+    fn offsets<'a>(&self, half: &'a Half) -> &'a [u32] {
+        half.offsets.get_or_init(|| {
+            let key = half.key;
+            let class = &self.classes[self.class_number(key.blue.into(), key.blue_files.into())];
+            let mut offsets = Vec::with_capacity(class.len() + 1);
+            let mut at = 0u64;
+            offsets.push(0);
+            for &set in class {
+                at += u64::from(self.red_count(set, key.red.into(), key.red_ranks.into()));
+                offsets.push(u32::try_from(at).expect("a half has fewer than 2^32 positions"));
+            }
+            offsets.into_boxed_slice()
+        })
+    }
+
+    /// The units, in solving order.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The positions of all units.
+    pub fn count(&self) -> u64 {
+        *self.starts.last().expect("one start more than units")
+    }
+
+    /// Where `unit` starts when the units are put one after another.
+    pub fn start(&self, unit: usize) -> u64 {
+        self.starts[unit]
+    }
+
+    /// The unit holding position `idx` of the units one after another.
+    pub fn unit_at(&self, idx: u64) -> usize {
+        self.starts.partition_point(|&s| s <= idx) - 1
+    }
+
+    /// The key of a Blue-to-move position.
+    #[inline]
+    pub fn key(&self, cars: ByPlayer<u64>) -> Key {
+        Key {
+            blue: cars.blue.count_ones() as u8,
+            red: cars.red.count_ones() as u8,
+            blue_files: self.file_sum(cars.blue) as u8,
+            red_ranks: self.rank_sum(cars.red) as u8,
+        }
+    }
+
+    /// The colex rank of `blue` among the Blue sets of its size and file sum.
+    #[inline]
+    fn rank_blue(&self, blue: u64) -> u32 {
+        let n = self.size as u32;
+        let (mut rank, mut sum, mut rest) = (0, 0, blue);
+        for k in 1..=blue.count_ones() as usize {
+            let square = rest.trailing_zeros();
+            rest &= rest - 1;
+            sum += (square % n) as usize;
+            rank += self.blue_sets_at(square, k, sum);
+        }
+        rank
+    }
+
+    /// Red sets among the squares `blue` leaves free, below `square`, with
+    /// `k` cars and rank sum `t`.
+    #[inline]
+    fn red_sets_below(&self, base: usize, blue: u64, square: u32, k: usize, t: usize) -> u32 {
+        let n = self.size as u32;
+        let (y, x) = (square / n, square % n);
+        if y == n {
+            return self.red_sets_at(base, y as usize, 0, k, t);
+        }
+        let taken = (blue & self.rows[y as usize] & ((1u64 << square) - 1)).count_ones();
+        self.red_sets_at(base, y as usize, (x - taken) as usize, k, t)
+    }
+
+    #[inline]
+    fn rank_red(&self, base: usize, blue: u64, red: u64) -> u32 {
+        let n = self.size as u32;
+        let (mut rank, mut sum, mut rest) = (0, 0, red);
+        for k in 1..=red.count_ones() as usize {
+            let square = rest.trailing_zeros();
+            rest &= rest - 1;
+            sum += (square / n) as usize;
+            rank += self.red_sets_below(base, blue, square, k, sum);
+        }
+        rank
+    }
+
+    /// The unit of a Blue-to-move position and its number there.
+    #[inline]
+    pub fn locate(&self, cars: ByPlayer<u64>) -> (usize, u64) {
+        let key = self.key(cars);
+        let half = &self.halves[self.half_of(key).expect("every legal placement has a unit")];
+        let offsets = self.offsets(half);
+        let base = self.red_sets_base(self.profile(cars.blue));
+        let local = offsets[self.rank_blue(cars.blue) as usize] + self.rank_red(base, cars.blue, cars.red);
+        (half.unit as usize, half.start + u64::from(local))
+    }
+
+    fn halves_of(&self, unit: usize) -> impl Iterator<Item = &Half> {
+        self.unit_halves[unit].into_iter().filter(|&h| h != NO_HALF).map(|h| &self.halves[h as usize])
+    }
+
+    /// The Blue-to-move position numbered `idx` in `unit`.
+    pub fn unindex(&self, unit: usize, idx: u64) -> ByPlayer<u64> {
+        let half = self.halves_of(unit).find(|h| idx < h.start + h.len).expect("position number within its unit");
+        let local = (idx - half.start) as u32;
+        let offsets = self.offsets(half);
+        let i = offsets.partition_point(|&o| o <= local) - 1;
+        let key = half.key;
+        let blue = self.classes[self.class_number(key.blue.into(), key.blue_files.into())][i];
+        let base = self.red_sets_base(self.profile(blue));
+        let n = self.size as u32;
+        let (mut rest, mut t, mut bound, mut red) = (local - offsets[i], usize::from(key.red_ranks), self.squares, 0);
+        for k in (1..=usize::from(key.red)).rev() {
+            let mut square = bound - 1;
+            loop {
+                let below = self.red_sets_below(base, blue, square, k, t);
+                if below <= rest && blue & 1 << square == 0 {
+                    rest -= below;
+                    break;
+                }
+                square -= 1;
+            }
+            red |= 1 << square;
+            t -= (square / n) as usize;
+            bound = square;
+        }
+        ByPlayer { blue, red }
+    }
+
+    /// Calls `f(idx, cars)` for each position of `unit` numbered in
+    /// `range`, in order.
+    pub fn for_each(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, ByPlayer<u64>)) {
+        for half in self.halves_of(unit) {
+            let (start, end) = (range.start.max(half.start), range.end.min(half.start + half.len));
+            if start >= end {
+                continue;
+            }
+            let (lo, hi) = ((start - half.start) as u32, (end - half.start) as u32);
+            let offsets = self.offsets(half);
+            let key = half.key;
+            let class = &self.classes[self.class_number(key.blue.into(), key.blue_files.into())];
+            let first = offsets.partition_point(|&o| o <= lo) - 1;
+            for (i, &blue) in class.iter().enumerate().skip(first) {
+                if offsets[i] >= hi {
+                    break;
+                }
+                let reds = Reds { index: self, base: self.red_sets_base(self.profile(blue)), blue };
+                let window = lo.saturating_sub(offsets[i])..hi - offsets[i];
+                reds.each(key.red.into(), self.squares, key.red_ranks.into(), 0, 0, &window, &mut |rank, red| {
+                    f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red });
+                });
+            }
+        }
+    }
+}
+
+/// The Red sets that go with one Blue set, in colex order.
+struct Reds<'a> {
+    index: &'a UnitIndex,
+    base: usize,
+    blue: u64,
+}
+
+impl Reds<'_> {
+    /// Calls `f(rank, red)` for the `k`-sets of free squares below `bound`
+    /// with rank sum `t`, joined to `chosen` and ranked from `first`, whose
+    /// ranks fall in `window`.
+    fn each(
+        &self,
+        k: usize,
+        bound: u32,
+        t: usize,
+        chosen: u64,
+        first: u32,
+        window: &Range<u32>,
+        f: &mut impl FnMut(u32, u64),
+    ) {
+        let n = self.index.size as u32;
+        if k == 0 {
+            if t == 0 && window.contains(&first) {
+                f(first, chosen);
+            }
+            return;
+        }
+        if k == 1 {
+            // The last car's rank is fixed: the free squares of rank t, in order.
+            if t >= n as usize {
+                return;
+            }
+            let below = if bound >= 64 { u64::MAX } else { (1u64 << bound) - 1 };
+            let mut free = self.index.rows[t] & !self.blue & below;
+            let mut rank = first;
+            while free != 0 {
+                if rank >= window.end {
+                    return;
+                }
+                if rank >= window.start {
+                    f(rank, chosen | (free & free.wrapping_neg()));
+                }
+                free &= free - 1;
+                rank += 1;
+            }
+            return;
+        }
+        let mut before = 0;
+        for square in 0..bound {
+            let after = self.index.red_sets_below(self.base, self.blue, square + 1, k, t);
+            if after == before {
+                continue;
+            }
+            let (lo, hi) = (first + before, first + after);
+            before = after;
+            if hi <= window.start {
+                continue;
+            }
+            if lo >= window.end {
+                return;
+            }
+            self.each(k - 1, square, t - (square / n) as usize, chosen | 1 << square, lo, window, f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_number_every_position_once() {
+        for size in 2..=4u8 {
+            let index = UnitIndex::new(size);
+            let mut seen = std::collections::HashSet::new();
+            for (unit, info) in index.units().iter().enumerate() {
+                let mut next = 0;
+                index.for_each(unit, 0..info.len, |idx, cars| {
+                    assert_eq!(idx, next);
+                    next += 1;
+                    assert_eq!(index.locate(cars), (unit, idx), "{size}: {cars:?}");
+                    assert_eq!(index.unindex(unit, idx), cars);
+                    assert!(seen.insert((cars.blue, cars.red)));
+                });
+                assert_eq!(next, info.len);
+                // A window from the middle gives the same positions.
+                let (a, b) = (info.len / 3, info.len - info.len / 4);
+                let mut from = a;
+                index.for_each(unit, a..b, |idx, cars| {
+                    assert_eq!((idx, cars), (from, index.unindex(unit, idx)));
+                    from += 1;
+                });
+                assert_eq!(from, b.max(a));
+            }
+            let n = u32::from(size) * u32::from(size);
+            let most = u32::from(size) - 1;
+            let all: u64 = (0..=most)
+                .flat_map(|b| (0..=most).map(move |r| (b, r)))
+                .map(|(b, r)| binomial(n, b) * binomial(n - b, r))
+                .sum();
+            assert_eq!(seen.len() as u64, all, "{size}x{size}");
+        }
+    }
+}
