@@ -38,6 +38,26 @@ pub struct DodgemSolveJson {
     pub cached: bool,
 }
 
+/// A solve of Dodgem by unit files.
+#[derive(Debug, Serialize)]
+pub struct DodgemUnitsJson {
+    pub game: &'static str,
+    pub size: u8,
+    pub variant: &'static str,
+    pub positions: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub start: Value,
+    pub units: usize,
+    pub solved_units: usize,
+    pub resumed_units: usize,
+    pub peak_unit_bytes: u64,
+    pub stored_bytes: u64,
+    pub seconds: f64,
+    pub dir: String,
+}
+
 /// A probe of a game whose positions have a value: the position, whose
 /// turn it is, its value and every move ranked.
 #[derive(Debug, Serialize)]

@@ -14,15 +14,21 @@ use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
 
 use super::play::{self, Playable};
-use super::{Request, bench, open_table, provenance_words, unsupported, verify_report};
-use crate::json::{DodgemSolveJson, ProbeJson, RecordMoveJson};
+use super::{Request, bench, bytes as bytes_text, open_table, provenance_words, unsupported, verify_report};
+use anyhow::Context;
+
+use crate::json::{DodgemSolveJson, DodgemUnitsJson, ProbeJson, RecordMoveJson};
 use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, thousands};
 
 pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
     match request.operation {
-        Operation::Solve => solve(request, &Dodgem::from_params(request.params)?),
+        Operation::Solve => {
+            let game = Dodgem::from_params(request.params)?;
+            let options = dodgem::unit_options(&game, request.params)?;
+            if options.on_disk { solve_units(request, &game, options.budget) } else { solve(request, &game) }
+        }
         Operation::Probe => probe(request),
         Operation::Verify => verify(request),
         Operation::Play => play(request),
@@ -77,6 +83,75 @@ fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
     let longest = |p: Option<Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
     writeln!(text, "longest win: {}, longest loss: {}", longest(summary.longest_win), longest(summary.longest_loss))?;
     writeln!(text, "placements lost for either side to move: {}", summary.mutual_zugzwang)?;
+    writeln!(text, "time: {seconds:.2} s")?;
+    output::print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Solves `game` into unit files, resuming from those already there.
+fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<ExitCode> {
+    let began = Instant::now();
+    let files = game.unit_files(&request.config.store);
+    let dir = files.dir().to_path_buf();
+    let _lock = dodgem::UnitsLock::take(&dir, || {
+        eprintln!("solved: waiting for another process that is solving into {}", dir.display());
+    })?;
+    let bar = Bar::new();
+    let report = game
+        .solve_to_files(&files, budget, &bar)
+        .with_context(|| format!("cannot solve Dodgem {0}x{0} ({1}) by units", game.size(), game.objective().id()))?;
+    drop(bar);
+    let units = dodgem::DodgemUnits::open(game, &request.config.store)?;
+    let tally = units.tally();
+    let start = units.value(game, &game.start())?;
+    let seconds = began.elapsed().as_secs_f64();
+    let stored = units.stored_bytes();
+    if request.json {
+        output::json(&DodgemUnitsJson {
+            game: dodgem::INFO.id,
+            size: game.size(),
+            variant: game.objective().id(),
+            positions: 2 * tally.positions(),
+            wins: 2 * tally.wins,
+            losses: 2 * tally.losses,
+            draws: 2 * tally.draws,
+            start,
+            units: game.unit_index().units().len(),
+            solved_units: report.solved,
+            resumed_units: report.resumed,
+            peak_unit_bytes: report.peak_bytes,
+            stored_bytes: stored,
+            seconds,
+            dir: dir.display().to_string(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    writeln!(text, "Dodgem {0}x{0} ({1}), units in {2}", game.size(), game.objective().id(), dir.display())?;
+    writeln!(
+        text,
+        "units: {} solved now, {} found done, {} in all",
+        report.solved,
+        report.resumed,
+        game.unit_index().units().len()
+    )?;
+    let mut rows = vec![vec!["".into(), "positions".into(), "wins".into(), "losses".into(), "draws".into()]];
+    rows.push(vec![
+        "all (either side to move)".into(),
+        thousands(2 * tally.positions()),
+        thousands(2 * tally.wins),
+        thousands(2 * tally.losses),
+        thousands(2 * tally.draws),
+    ]);
+    text.push_str(&columns(&rows));
+    writeln!(text, "start position: {start} ({})", describe(start))?;
+    writeln!(
+        text,
+        "on disk: {} for {} values ({:.1}x smaller)",
+        bytes_text(stored),
+        thousands(tally.positions()),
+        tally.positions() as f64 / stored.max(1) as f64
+    )?;
     writeln!(text, "time: {seconds:.2} s")?;
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)

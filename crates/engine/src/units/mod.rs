@@ -26,7 +26,7 @@ use crate::progress::Progress;
 use crate::retrograde::{self, SolveError};
 use crate::table::TableError;
 
-pub use self::files::UnitFiles;
+pub use self::files::{UnitFiles, UnitValues};
 pub use self::memory::UnitsInMemory;
 use self::one::{DependencyValues, OneUnit};
 

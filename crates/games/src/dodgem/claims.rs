@@ -5,9 +5,9 @@
 //! desJardins).
 
 use solved_engine::table::Packed;
-use solved_engine::{DenseIndex, Interrupted, Plies, Progress, Table, Value, audit};
+use solved_engine::{DenseIndex, Interrupted, Plies, Progress, SolveError, Table, Value, audit};
 
-use super::{Dodgem, EveryPosition, Move, Objective, Player, Position};
+use super::{ByTiers, Dodgem, EveryPosition, Move, Objective, Player, Position, same_values};
 use crate::claims::{ClaimCheck, Verdict};
 
 /// Erickson's three mutual-zugzwang diagrams (`>` Blue, `^` Red, top rank
@@ -110,7 +110,32 @@ pub fn check_size(
         _ => {}
     }
     claims.push(symmetry_claim(game, table, progress)?);
+    claims.push(tiers_claim(game, table, progress)?);
     Ok((claims, record))
+}
+
+/// Our own check of the solve by units: the solve by tiers, with its own
+/// index, moves and parents, gives every position the same value and
+/// distance.
+fn tiers_claim(game: &Dodgem, table: &Table<Packed>, progress: &dyn Progress) -> Result<ClaimCheck, Interrupted> {
+    let tiers = ByTiers::new(game).expect("boards with a table have a flat index");
+    let ours = match tiers.solve(progress) {
+        Ok(by_tiers) => match same_values(game, table, &by_tiers) {
+            Ok(count) => format!("the same at all {count} positions (one per mirror pair)"),
+            Err(pos) => format!("{pos} differs"),
+        },
+        Err(SolveError::Interrupted(stop)) => return Err(stop),
+        Err(error) => format!("the solve by tiers failed: {error}"),
+    };
+    let agrees = ours.starts_with("the same");
+    Ok(ClaimCheck::new(
+        "units",
+        &format!("{0}x{0}: the solve by units gives every position the value the solve by tiers gives", game.size()),
+        "our solve by tiers",
+        "the same value and distance everywhere",
+        ours,
+        Verdict::of(agrees),
+    ))
 }
 
 fn start_claim(game: &Dodgem, table: &Table<Packed>, id: &str, source: &str) -> ClaimCheck {

@@ -5,9 +5,18 @@ use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
 use crate::info::{GameInfo, Kind, Operation, Supported};
 use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
 
-const SIZE: Field = Field::value("size", "N", "Board size (2 to 5)").required();
+const SIZE: Field = Field::value("size", "N", "Board size (2 to 6)").required();
 const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");
 const GAME: [Field; 2] = [SIZE, MISERE];
+
+const UNITS: Field =
+    Field::flag("units", "Keep the solve as unit files on disk, as boards past 5x5 always are").command_line_only();
+const MEMORY: Field = Field::value(
+    "memory",
+    "GB",
+    "Memory for finished units kept for the units that read them, in a solve by units [default: 4]",
+)
+.command_line_only();
 
 const POSITION: Field = Field::positional(
     "position",
@@ -23,15 +32,15 @@ pub const INFO: GameInfo = GameInfo {
     kind: Kind::Dodgem,
     id: "dodgem",
     name: "Dodgem",
-    about: "n×n Dodgem (2 to 5), normal and misère, by tiered retrograde analysis",
+    about: "n×n Dodgem (2 to 6), normal and misère, solved a unit at a time by retrograde analysis",
     fields: &GAME,
     operations: &[
-        Supported { operation: Operation::Solve, about: "Dodgem", fields: &GAME },
+        Supported { operation: Operation::Solve, about: "Dodgem", fields: &[SIZE, MISERE, UNITS, MEMORY] },
         Supported {
             operation: Operation::Probe,
             about: "Dodgem",
             fields: &[
-                Field::value("size", "N", "Board size (2 to 5) [default: the position's]"),
+                Field::value("size", "N", "Board size (2 to 6) [default: the position's]"),
                 MISERE,
                 POSITION,
                 MOVES,
@@ -103,6 +112,35 @@ impl Dodgem {
         }
         params
     }
+}
+
+/// How a solve keeps its units.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct UnitOptions {
+    /// As unit files on disk rather than one table.
+    pub on_disk: bool,
+    /// Bytes of finished units kept in memory for the units that read them.
+    pub budget: u64,
+}
+
+/// Memory for finished units unless `--memory` says otherwise: well under
+/// what a machine of 8 GB has, beside the largest 6×6 unit and its
+/// dependencies (4.5 GB at most).
+const DEFAULT_BUDGET_GB: f64 = 1.0;
+
+/// What `--units` and `--memory` ask of a solve of `game`: boards past
+/// [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE) are always on disk.
+///
+/// # Errors
+///
+/// [`ParamError`] for a memory that is not a positive number.
+pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, ParamError> {
+    let gigabytes = params.number::<f64>(MEMORY.name)?.unwrap_or(DEFAULT_BUDGET_GB);
+    if !(gigabytes.is_finite() && gigabytes >= 0.0) {
+        return Err(ParamError::Combination("--memory is a number of gigabytes, 0 or more"));
+    }
+    let on_disk = params.flag(UNITS.name)? || game.size > super::MAX_FLAT_SIZE;
+    Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64 })
 }
 
 /// The game and the position a probe asks about: `position` (or the start

@@ -11,7 +11,7 @@ use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
-use super::{ByPlayer, Dodgem, Player, Position};
+use super::{Dodgem, Player, Position};
 use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the layout of positions in a table, recorded in table
@@ -122,17 +122,25 @@ impl Units for Dodgem {
         // to move, so it is found as its mirror image: Red's cars reflected
         // (the same for every child) become Blue's, and the moved car's
         // reflection changes Red's.
-        let blue = self.transpose.apply(pos.cars.red);
-        let red = self.transpose.apply(pos.cars.blue);
         let units = self.unit_index();
-        for target in bits(right) {
-            let moved = red & !self.transpose.square(target - 1) | self.transpose.square(target);
-            let (unit, idx) = units.locate(ByPlayer { blue, red: moved });
-            earlier_child(unit, idx);
+        let key = units.key(pos.cars);
+        let blue = units.blue_part(self.transpose.apply(pos.cars.red));
+        let red = self.transpose.apply(pos.cars.blue);
+        if right != 0 {
+            let half = units.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
+            for target in bits(right) {
+                let moved = red & !self.transpose.square(target - 1) | self.transpose.square(target);
+                let (unit, idx) = units.locate_in(half, &blue, moved);
+                earlier_child(unit, idx);
+            }
         }
-        for exit in bits(steps.exits) {
-            let (unit, idx) = units.locate(ByPlayer { blue, red: red & !self.transpose.square(exit) });
-            earlier_child(unit, idx);
+        if steps.exits != 0 {
+            let leaving = key.after_leaving(self.size - 1).and_then(|k| units.half_of(k));
+            let half = leaving.expect("a car leaving has a unit to go to");
+            for exit in bits(steps.exits) {
+                let (unit, idx) = units.locate_in(half, &blue, red & !self.transpose.square(exit));
+                earlier_child(unit, idx);
+            }
         }
         Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
     }
@@ -152,13 +160,18 @@ impl Units for Dodgem {
         let cars = pos.cars.blue;
         let empty = self.board & !(pos.cars.blue | pos.cars.red);
         let origins: [(u64, i32); 2] = [((cars >> n) & empty, n as i32), ((cars << n) & empty, -(n as i32))];
+        if origins[0].0 | origins[1].0 == 0 {
+            return;
+        }
+        // Moves up and down keep the key: every parent is in this half.
+        let units = self.unit_index();
+        let half = units.half_of(units.key(pos.cars)).expect("a position's key has its half");
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
                 let mut parent = Position { turn: Player::Blue, ..pos };
                 parent.cars.blue = (cars & !(1 << target)) | 1 << source;
-                let (unit, idx) = self.unit_index().locate(parent.cars);
-                debug_assert!(self.unit_index().unindex(unit, idx) == parent.cars);
+                let (_, idx) = units.locate_in(half, &units.blue_part(parent.cars.blue), parent.cars.red);
                 f(idx, parent);
             }
         }

@@ -459,7 +459,7 @@ fn published_3x3_claims_hold_and_the_misprinted_diagram_is_named() {
     let (claims, record) = claims(3);
     assert!(record.is_empty());
     let ids: Vec<&str> = claims.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["1", "2", "3", "4", "5", "5", "5", "5", "9"]);
+    assert_eq!(ids, ["1", "2", "3", "4", "5", "5", "5", "5", "9", "units"]);
     for claim in &claims {
         match claim.claim.as_str() {
             c if c.starts_with("Erickson diagram 3") => {
@@ -477,7 +477,7 @@ fn published_4x4_claims_hold_and_the_record_is_checked_move_by_move() {
     use crate::claims::Verdict;
     let (claims, record) = claims(4);
     assert!(claims.iter().all(|c| c.verdict == Verdict::Agrees), "{claims:?}");
-    assert_eq!(claims.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["6", "7", "9"]);
+    assert_eq!(claims.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["6", "7", "9", "units"]);
     assert_eq!(record.len(), 24);
     let troubled: Vec<usize> = record.iter().filter(|m| !m.problems.is_empty()).map(|m| m.ply).collect();
     assert_eq!(troubled, [2, 3, 23]);

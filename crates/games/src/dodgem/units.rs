@@ -26,16 +26,15 @@
 //! Positions of a half are numbered densely: Blue's cars, as a set of
 //! squares with the right sum of files, ranked in colex order with counts
 //! of such sets below each square; and for each Blue set, Red's cars among
-//! the squares left free, ranked the same way with counts that depend only
-//! on how many free squares each rank has (Blue's *profile*). A half keeps,
-//! for each of its Blue sets, where that set's positions start.
+//! the squares left free (see [`reds`](super::reds)). A half keeps, for each
+//! of its Blue sets, where that set's positions start.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use solved_engine::binomial;
 use solved_engine::units::Unit;
 
+use super::reds::Reds;
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.
@@ -51,9 +50,30 @@ pub struct Key {
 }
 
 impl Key {
-    fn mirror(self) -> Key {
+    /// The key of the mirror images.
+    pub(super) fn mirror(self) -> Key {
         Key { blue: self.red, red: self.blue, blue_files: self.red_ranks, red_ranks: self.blue_files }
     }
+
+    /// The key of the mirror images of this key's positions after a
+    /// forward move: what they are stored as.
+    pub(super) fn after_forward_move(self) -> Key {
+        Key { blue_files: self.blue_files + 1, ..self }.mirror()
+    }
+
+    /// The same after a car on file `last` leaves, if there is one.
+    pub(super) fn after_leaving(self, last: u8) -> Option<Key> {
+        (self.blue > 0 && self.blue_files >= last)
+            .then(|| Key { blue: self.blue - 1, blue_files: self.blue_files - last, ..self }.mirror())
+    }
+}
+
+/// What the numbers of positions with the same Blue cars share.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct BluePart {
+    blue: u64,
+    rank: u32,
+    profile: usize,
 }
 
 /// One half of a unit: the positions of one key.
@@ -77,12 +97,8 @@ pub struct UnitIndex {
     max_sum: usize,
     /// `k`-subsets of squares `0..p` with file sum `s`, at `blue_sets(p, k, s)`.
     blue_sets: Vec<u32>,
-    /// For each Blue profile, `k`-subsets of the free squares of ranks
-    /// below `y` and of `c` more free squares on rank `y`, with rank sum
-    /// `t` (see `red_sets`).
-    red_sets: Vec<u32>,
-    /// The profile number of each profile code (see `profile`).
-    profile_numbers: Vec<u16>,
+    /// Red's placements given Blue's.
+    reds: Reds,
     /// The Blue sets of each `(b, sx)`, in colex order.
     classes: Vec<Vec<u64>>,
     halves: Vec<Half>,
@@ -117,8 +133,7 @@ impl UnitIndex {
             squares,
             max_sum,
             blue_sets: Vec::new(),
-            red_sets: Vec::new(),
-            profile_numbers: Vec::new(),
+            reds: Reds::new(size),
             classes: Vec::new(),
             halves: Vec::new(),
             half_of_key: Vec::new(),
@@ -129,7 +144,6 @@ impl UnitIndex {
             columns,
         };
         index.count_blue_sets();
-        index.count_red_sets();
         index.list_classes();
         index.make_units();
         index
@@ -164,75 +178,6 @@ impl UnitIndex {
         self.blue_sets = table;
     }
 
-    /// The profile code of Blue's cars: how many on each rank, in base n.
-    #[inline]
-    fn profile(&self, blue: u64) -> usize {
-        let n = self.n();
-        (0..n).rev().fold(0, |code, y| code * n + (blue & self.rows[y]).count_ones() as usize)
-    }
-
-    fn red_sets_base(&self, profile: usize) -> usize {
-        let n = self.n();
-        usize::from(self.profile_numbers[profile]) * (n + 1) * n * (MAX_CARS + 1) * (self.max_sum + 1)
-    }
-
-    /// The count of `k`-sets of free squares below square `(y, c)` (all of
-    /// ranks below `y`, and `c` free ones of rank `y`) with rank sum `t`.
-    #[inline]
-    fn red_sets_at(&self, base: usize, y: usize, c: usize, k: usize, t: usize) -> u32 {
-        let n = self.n();
-        self.red_sets[base + ((y * n + c) * (MAX_CARS + 1) + k) * (self.max_sum + 1) + t]
-    }
-
-    fn count_red_sets(&mut self) {
-        let n = self.n();
-        let sums = self.max_sum + 1;
-        let codes = n.pow(n as u32);
-        self.profile_numbers = vec![u16::MAX; codes];
-        let mut tables = Vec::new();
-        let mut number = 0u16;
-        for code in 0..codes {
-            let counts: Vec<usize> = (0..n).map(|y| code / n.pow(y as u32) % n).collect();
-            if counts.iter().sum::<usize>() > MAX_CARS.min(n - 1) {
-                continue;
-            }
-            self.profile_numbers[code] = number;
-            number += 1;
-            // below[y][k][t]: k-sets of the free squares of ranks below y.
-            let mut below = vec![vec![vec![0u32; sums]; MAX_CARS + 1]; n + 1];
-            below[0][0][0] = 1;
-            for y in 0..n {
-                let free = (n - counts[y]) as u32;
-                for k in 0..=MAX_CARS {
-                    for t in 0..sums {
-                        below[y + 1][k][t] = (0..=k)
-                            .filter(|j| t >= j * y)
-                            .map(|j| binomial(free, j as u32) as u32 * below[y][k - j][t - j * y])
-                            .sum();
-                    }
-                }
-            }
-            for y in 0..=n {
-                for c in 0..n {
-                    for k in 0..=MAX_CARS {
-                        for t in 0..sums {
-                            let count = if y == n {
-                                if c == 0 { below[n][k][t] } else { 0 }
-                            } else {
-                                (0..=k)
-                                    .filter(|i| t >= i * y)
-                                    .map(|i| binomial(c as u32, i as u32) as u32 * below[y][k - i][t - i * y])
-                                    .sum()
-                            };
-                            tables.push(count);
-                        }
-                    }
-                }
-            }
-        }
-        self.red_sets = tables;
-    }
-
     fn class_number(&self, blue: usize, blue_files: usize) -> usize {
         blue * (self.max_sum + 1) + blue_files
     }
@@ -264,9 +209,10 @@ impl UnitIndex {
             + usize::from(key.red_ranks)
     }
 
-    /// Red sets for the Blue set `blue`, with `red` cars and rank sum `red_ranks`.
+    /// Red placements that go with the Blue set `blue`, with `red` cars and
+    /// rank sum `red_ranks`.
     fn red_count(&self, blue: u64, red: usize, red_ranks: usize) -> u32 {
-        self.red_sets_at(self.red_sets_base(self.profile(blue)), self.n(), 0, red, red_ranks)
+        self.reds.total(self.reds.vector_number(blue), red, red_ranks)
     }
 
     fn make_units(&mut self) {
@@ -314,11 +260,7 @@ impl UnitIndex {
             let mut depends_on = Vec::new();
             for half in self.unit_halves[unit].into_iter().filter(|&h| h != NO_HALF) {
                 let key = self.halves[half as usize].key;
-                let forward = Key { blue_files: key.blue_files + 1, ..key }.mirror();
-                let leaving = (key.blue > 0 && usize::from(key.blue_files) >= most).then(|| {
-                    Key { blue: key.blue - 1, blue_files: key.blue_files - most as u8, ..key }.mirror()
-                });
-                for child in std::iter::once(forward).chain(leaving) {
+                for child in std::iter::once(key.after_forward_move()).chain(key.after_leaving(most as u8)) {
                     if let Some(half) = self.half_of(child) {
                         depends_on.push(self.halves[half].unit as usize);
                     }
@@ -337,7 +279,8 @@ impl UnitIndex {
             .collect();
     }
 
-    fn half_of(&self, key: Key) -> Option<usize> {
+    /// The half holding the positions of `key`, if any.
+    pub(super) fn half_of(&self, key: Key) -> Option<usize> {
         let sums = self.max_sum + 1;
         if usize::from(key.blue_files) >= sums || usize::from(key.red_ranks) >= sums {
             return None;
@@ -406,40 +349,25 @@ impl UnitIndex {
         rank
     }
 
-    /// Red sets among the squares `blue` leaves free, below `square`, with
-    /// `k` cars and rank sum `t`.
-    #[inline]
-    fn red_sets_below(&self, base: usize, blue: u64, square: u32, k: usize, t: usize) -> u32 {
-        let n = self.size as u32;
-        let (y, x) = (square / n, square % n);
-        if y == n {
-            return self.red_sets_at(base, y as usize, 0, k, t);
-        }
-        let taken = (blue & self.rows[y as usize] & ((1u64 << square) - 1)).count_ones();
-        self.red_sets_at(base, y as usize, (x - taken) as usize, k, t)
-    }
-
-    #[inline]
-    fn rank_red(&self, base: usize, blue: u64, red: u64) -> u32 {
-        let n = self.size as u32;
-        let (mut rank, mut sum, mut rest) = (0, 0, red);
-        for k in 1..=red.count_ones() as usize {
-            let square = rest.trailing_zeros();
-            rest &= rest - 1;
-            sum += (square / n) as usize;
-            rank += self.red_sets_below(base, blue, square, k, sum);
-        }
-        rank
-    }
-
     /// The unit of a Blue-to-move position and its number there.
     #[inline]
     pub fn locate(&self, cars: ByPlayer<u64>) -> (usize, u64) {
-        let key = self.key(cars);
-        let half = &self.halves[self.half_of(key).expect("every legal placement has a unit")];
-        let offsets = self.offsets(half);
-        let base = self.red_sets_base(self.profile(cars.blue));
-        let local = offsets[self.rank_blue(cars.blue) as usize] + self.rank_red(base, cars.blue, cars.red);
+        let half = self.half_of(self.key(cars)).expect("every legal placement has a unit");
+        self.locate_in(half, &self.blue_part(cars.blue), cars.red)
+    }
+
+    /// What the numbers of positions with these Blue cars share.
+    #[inline]
+    pub(super) fn blue_part(&self, blue: u64) -> BluePart {
+        BluePart { blue, rank: self.rank_blue(blue), profile: self.reds.vector_number(blue) }
+    }
+
+    /// The unit and number of the position of `half` with `blue`'s cars
+    /// and `red`.
+    #[inline]
+    pub(super) fn locate_in(&self, half: usize, blue: &BluePart, red: u64) -> (usize, u64) {
+        let half = &self.halves[half];
+        let local = self.offsets(half)[blue.rank as usize] + self.reds.rank(blue.profile, blue.blue, red);
         (half.unit as usize, half.start + u64::from(local))
     }
 
@@ -455,23 +383,8 @@ impl UnitIndex {
         let i = offsets.partition_point(|&o| o <= local) - 1;
         let key = half.key;
         let blue = self.classes[self.class_number(key.blue.into(), key.blue_files.into())][i];
-        let base = self.red_sets_base(self.profile(blue));
-        let n = self.size as u32;
-        let (mut rest, mut t, mut bound, mut red) = (local - offsets[i], usize::from(key.red_ranks), self.squares, 0);
-        for k in (1..=usize::from(key.red)).rev() {
-            let mut square = bound - 1;
-            loop {
-                let below = self.red_sets_below(base, blue, square, k, t);
-                if below <= rest && blue & 1 << square == 0 {
-                    rest -= below;
-                    break;
-                }
-                square -= 1;
-            }
-            red |= 1 << square;
-            t -= (square / n) as usize;
-            bound = square;
-        }
+        let profile = self.reds.vector_number(blue);
+        let red = self.reds.unrank(profile, blue, (key.red.into(), key.red_ranks.into()), local - offsets[i]);
         ByPlayer { blue, red }
     }
 
@@ -492,79 +405,12 @@ impl UnitIndex {
                 if offsets[i] >= hi {
                     break;
                 }
-                let reds = Reds { index: self, base: self.red_sets_base(self.profile(blue)), blue };
+                let profile = self.reds.vector_number(blue);
                 let window = lo.saturating_sub(offsets[i])..hi - offsets[i];
-                reds.each(key.red.into(), self.squares, key.red_ranks.into(), 0, 0, &window, &mut |rank, red| {
+                self.reds.for_each(profile, blue, (key.red.into(), key.red_ranks.into()), window, |rank, red| {
                     f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red });
                 });
             }
-        }
-    }
-}
-
-/// The Red sets that go with one Blue set, in colex order.
-struct Reds<'a> {
-    index: &'a UnitIndex,
-    base: usize,
-    blue: u64,
-}
-
-impl Reds<'_> {
-    /// Calls `f(rank, red)` for the `k`-sets of free squares below `bound`
-    /// with rank sum `t`, joined to `chosen` and ranked from `first`, whose
-    /// ranks fall in `window`.
-    fn each(
-        &self,
-        k: usize,
-        bound: u32,
-        t: usize,
-        chosen: u64,
-        first: u32,
-        window: &Range<u32>,
-        f: &mut impl FnMut(u32, u64),
-    ) {
-        let n = self.index.size as u32;
-        if k == 0 {
-            if t == 0 && window.contains(&first) {
-                f(first, chosen);
-            }
-            return;
-        }
-        if k == 1 {
-            // The last car's rank is fixed: the free squares of rank t, in order.
-            if t >= n as usize {
-                return;
-            }
-            let below = if bound >= 64 { u64::MAX } else { (1u64 << bound) - 1 };
-            let mut free = self.index.rows[t] & !self.blue & below;
-            let mut rank = first;
-            while free != 0 {
-                if rank >= window.end {
-                    return;
-                }
-                if rank >= window.start {
-                    f(rank, chosen | (free & free.wrapping_neg()));
-                }
-                free &= free - 1;
-                rank += 1;
-            }
-            return;
-        }
-        let mut before = 0;
-        for square in 0..bound {
-            let after = self.index.red_sets_below(self.base, self.blue, square + 1, k, t);
-            if after == before {
-                continue;
-            }
-            let (lo, hi) = (first + before, first + after);
-            before = after;
-            if hi <= window.start {
-                continue;
-            }
-            if lo >= window.end {
-                return;
-            }
-            self.each(k - 1, square, t - (square / n) as usize, chosen | 1 << square, lo, window, f);
         }
     }
 }
@@ -601,7 +447,7 @@ mod tests {
             let most = u32::from(size) - 1;
             let all: u64 = (0..=most)
                 .flat_map(|b| (0..=most).map(move |r| (b, r)))
-                .map(|(b, r)| binomial(n, b) * binomial(n - b, r))
+                .map(|(b, r)| solved_engine::binomial(n, b) * solved_engine::binomial(n - b, r))
                 .sum();
             assert_eq!(seen.len() as u64, all, "{size}x{size}");
         }

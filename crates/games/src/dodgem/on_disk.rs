@@ -1,0 +1,149 @@
+//! Dodgem kept as unit files: the boards too large for one table (6×6),
+//! solved a unit at a time into a directory and probed a block at a time.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+
+use solved_engine::table::TableKey;
+use solved_engine::units::{UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units};
+use solved_engine::{Progress, Table, TableError, TableStore, Tally, Value};
+
+use super::{Dodgem, Move, Position};
+use crate::tables::Solvable;
+
+/// The unit files of one board, open for probing.
+#[derive(Debug)]
+pub struct DodgemUnits {
+    files: UnitFiles,
+    tables: Vec<Table<UnitValues>>,
+}
+
+/// Holds the directory of a solve by units: one solve writes there at a time.
+#[derive(Debug)]
+pub struct UnitsLock {
+    _file: File,
+}
+
+impl Dodgem {
+    /// Where this board's unit files live in `store`.
+    pub fn units_dir(&self, store: &TableStore) -> PathBuf {
+        let key = self.table_key();
+        store.dir().join(format!("{}-{}-{}.units", key.game, key.variant, key.size))
+    }
+
+    /// This board's unit files in `store`.
+    pub fn unit_files(&self, store: &TableStore) -> UnitFiles {
+        let lens = self.unit_index().units().iter().map(|u| u.len).collect();
+        UnitFiles::new(self.units_dir(store), TableKey { positions: 0, ..self.table_key() }, lens)
+    }
+
+    /// Solves the units `files` does not hold yet, keeping at most `budget`
+    /// bytes of finished units in memory for the units that read them.
+    ///
+    /// # Errors
+    ///
+    /// [`UnitSolveError`] if a unit fails, the solve is interrupted, or a
+    /// file cannot be read or written; the units saved stay saved.
+    pub fn solve_to_files(
+        &self,
+        files: &UnitFiles,
+        budget: u64,
+        progress: &dyn Progress,
+    ) -> Result<UnitReport, UnitSolveError> {
+        UnitSolver::new(budget).solve(self, files, progress)
+    }
+}
+
+impl UnitsLock {
+    /// Takes the lock on `dir` (made if missing), calling `waiting` first if
+    /// another process holds it, and removes the temporary files a solve
+    /// killed while writing left there.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if the directory or its lock cannot be made,
+    /// or a stale file cannot be removed.
+    pub fn take(dir: &Path, waiting: impl FnOnce()) -> Result<UnitsLock, TableError> {
+        let write_error = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| TableError::Write { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(write_error(dir))?;
+        let path = dir.join(".lock");
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                waiting();
+                file.lock().map_err(write_error(&path))?;
+            }
+            Err(TryLockError::Error(error)) => return Err(write_error(&path)(error)),
+        }
+        for entry in std::fs::read_dir(dir).map_err(write_error(dir))? {
+            let entry = entry.map_err(write_error(dir))?;
+            let name = entry.file_name();
+            if name.to_string_lossy().ends_with(".tmp") {
+                std::fs::remove_file(entry.path()).map_err(write_error(&entry.path()))?;
+            }
+        }
+        Ok(UnitsLock { _file: file })
+    }
+}
+
+impl DodgemUnits {
+    /// Opens every unit file of `game` in `store`, checking each header and
+    /// block list.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] for the first unit that is missing or invalid.
+    pub fn open(game: &Dodgem, store: &TableStore) -> Result<DodgemUnits, TableError> {
+        let files = game.unit_files(store);
+        let tables = (0..game.unit_index().units().len()).map(|unit| files.open(unit)).collect::<Result<_, _>>()?;
+        Ok(DodgemUnits { files, tables })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        self.files.dir()
+    }
+
+    /// What the units hold, Blue to move, one position per mirror pair.
+    pub fn tally(&self) -> Tally {
+        self.tables.iter().map(|t| t.header().tally).fold(Tally::default(), Tally::merge)
+    }
+
+    /// The bytes the unit files take on disk.
+    pub fn stored_bytes(&self) -> u64 {
+        self.tables.iter().map(Table::stored_len).sum()
+    }
+
+    /// The value of `pos`, reading one block of one unit.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the block cannot be read or is corrupt.
+    pub fn value(&self, game: &Dodgem, pos: &Position) -> Result<Value, TableError> {
+        let (unit, idx) = game.locate(pos);
+        self.files.probe(&self.tables[unit], idx)
+    }
+
+    /// Every legal move at `pos` with its value for the mover and the
+    /// position it leads to, best first (as [`Dodgem::ranked_moves`]).
+    ///
+    /// # Errors
+    ///
+    /// As for [`value`](Self::value).
+    pub fn ranked_moves(&self, game: &Dodgem, pos: &Position) -> Result<Vec<(Move, Value, Position)>, TableError> {
+        let mut moves = game
+            .legal_moves(pos)
+            .into_iter()
+            .map(|m| {
+                let child = game.play_unchecked(pos, m);
+                Ok((m, Value::of_move_into(self.value(game, &child)?), child))
+            })
+            .collect::<Result<Vec<_>, TableError>>()?;
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        Ok(moves)
+    }
+}

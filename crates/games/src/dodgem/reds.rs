@@ -1,0 +1,224 @@
+//! Red's cars given Blue's, numbered rank by rank: the inner part of the
+//! numbering of a unit's half (see [`UnitIndex`](super::UnitIndex)).
+//!
+//! A half fixes Red's number of cars `r` and the sum of their ranks `sy`.
+//! For a Blue set, Red's placements are grouped by how many Red cars each
+//! rank has (a *count vector* `ρ` with `Σ ρ = r` and `Σ y·ρ_y = sy`); within a
+//! group, each rank chooses its `ρ_y` cars among the squares Blue leaves
+//! free there, independently, so the group is a mixed-radix number with one
+//! digit per rank. How many placements a group holds depends only on Blue's
+//! count vector (its *profile*), which is what the tables are indexed by.
+//!
+//! Every step is a fixed loop over the ranks with lookups in tables of a
+//! few hundred kilobytes at most, so numbering a position costs no search.
+
+use super::MAX_SIZE;
+
+const MAX_N: usize = MAX_SIZE as usize;
+
+/// Ways to choose `k` of `f` squares, `f, k ≤ MAX_N`.
+const BINOMIALS: [[u32; MAX_N + 1]; MAX_N + 1] = {
+    let mut table = [[0; MAX_N + 1]; MAX_N + 1];
+    let mut f = 0;
+    while f <= MAX_N {
+        table[f][0] = 1;
+        let mut k = 1;
+        while k <= f {
+            table[f][k] = table[f - 1][k - 1] + if k < f { table[f - 1][k] } else { 0 };
+            k += 1;
+        }
+        f += 1;
+    }
+    table
+};
+
+/// The numbering of Red placements, for one board size.
+#[derive(Debug)]
+pub(super) struct Reds {
+    n: usize,
+    row: u64,
+    /// `n^y`, for count vector codes `Σ ρ_y n^y`.
+    powers: [usize; MAX_N],
+    /// The number of each count vector code with at most `n − 1` cars, else
+    /// `u16::MAX`.
+    numbers: Vec<u16>,
+    /// Each numbered count vector.
+    vectors: Vec<[u8; MAX_N]>,
+    /// For each (profile, count vector): where its group starts among the
+    /// groups with its `(r, sy)`, and how many placements it holds.
+    groups: Vec<(u32, u32)>,
+    /// For each (profile, r, sy): the placements of all its groups.
+    totals: Vec<u32>,
+    /// For each `(r, sy)`: its count vectors, in order.
+    lists: Vec<Vec<u16>>,
+    /// The colex rank of a rank's Red cars among its free squares, at
+    /// `free << n | red`.
+    pattern_ranks: Vec<u8>,
+    /// The Red cars of each rank, at `(free * (n + 1) + k) * 20 + rank`.
+    patterns: Vec<u8>,
+    max_sum: usize,
+}
+
+/// The most `k`-subsets of at most six squares: `C(6, 3)`.
+const MOST_PATTERNS: usize = 20;
+
+impl Reds {
+    pub(super) fn new(size: u8) -> Reds {
+        let n = usize::from(size);
+        let most = n - 1;
+        let max_sum = most * most;
+        let mut powers = [0; MAX_N];
+        for (y, power) in powers.iter_mut().enumerate().take(n) {
+            *power = n.pow(y as u32);
+        }
+        let codes = n.pow(n as u32);
+        let mut numbers = vec![u16::MAX; codes];
+        let mut vectors = Vec::new();
+        for (code, number) in numbers.iter_mut().enumerate() {
+            let mut vector = [0u8; MAX_N];
+            for (y, count) in vector.iter_mut().enumerate().take(n) {
+                *count = (code / powers[y] % n) as u8;
+            }
+            if vector.iter().map(|&c| usize::from(c)).sum::<usize>() <= most {
+                *number = vectors.len() as u16;
+                vectors.push(vector);
+            }
+        }
+        let sums = max_sum + 1;
+        let weighted = |v: &[u8; MAX_N]| (0..n).map(|y| y * usize::from(v[y])).sum::<usize>();
+        let cars = |v: &[u8; MAX_N]| v.iter().map(|&c| usize::from(c)).sum::<usize>();
+        let mut lists = vec![Vec::new(); n * sums];
+        for (number, vector) in vectors.iter().enumerate() {
+            lists[cars(vector) * sums + weighted(vector)].push(number as u16);
+        }
+        let count = vectors.len();
+        let mut groups = vec![(0, 0); count * count];
+        let mut totals = vec![0; count * n * sums];
+        for (profile, blue) in vectors.iter().enumerate() {
+            for (list_number, list) in lists.iter().enumerate() {
+                let mut start = 0u32;
+                for &red in list {
+                    let red_counts = &vectors[usize::from(red)];
+                    let size: u32 = (0..n)
+                        .map(|y| BINOMIALS[n - usize::from(blue[y])][usize::from(red_counts[y])])
+                        .product();
+                    groups[profile * count + usize::from(red)] = (start, size);
+                    start += size;
+                }
+                totals[profile * n * sums + list_number] = start;
+            }
+        }
+        let mut pattern_ranks = vec![0u8; 1 << (2 * n)];
+        let mut patterns = vec![0u8; (1 << n) * (n + 1) * MOST_PATTERNS];
+        for free in 0..1usize << n {
+            let bits: Vec<usize> = (0..n).filter(|b| free & 1 << b != 0).collect();
+            for k in 0..=bits.len() {
+                let subsets = solved_engine::Subsets::new(bits.len() as u32, k as u32);
+                for (rank, subset) in subsets.iter().enumerate() {
+                    let red = bits.iter().enumerate().filter(|(i, _)| subset & 1 << i != 0).fold(0, |m, (_, b)| m | 1 << b);
+                    pattern_ranks[free << n | red] = rank as u8;
+                    patterns[(free * (n + 1) + k) * MOST_PATTERNS + rank] = red as u8;
+                }
+            }
+        }
+        Reds { n, row: (1 << n) - 1, powers, numbers, vectors, groups, totals, lists, pattern_ranks, patterns, max_sum }
+    }
+
+    /// The number of the count vector of `cars`, Blue's profile included.
+    #[inline]
+    pub(super) fn vector_number(&self, cars: u64) -> usize {
+        let code: usize = (0..self.n).map(|y| ((cars >> (y * self.n)) & self.row).count_ones() as usize * self.powers[y]).sum();
+        usize::from(self.numbers[code])
+    }
+
+    /// How many Red placements with `red` cars and rank sum `red_ranks`
+    /// go with a Blue set of this `profile`.
+    #[inline]
+    pub(super) fn total(&self, profile: usize, red: usize, red_ranks: usize) -> u32 {
+        self.totals[(profile * self.n + red) * (self.max_sum + 1) + red_ranks]
+    }
+
+    /// The number of `red` among the placements that go with `blue` (of
+    /// this profile) and have its cars and rank sum.
+    #[inline]
+    pub(super) fn rank(&self, profile: usize, blue: u64, red: u64) -> u32 {
+        let n = self.n;
+        let (mut code, mut rank, mut radix) = (0, 0, 1);
+        for y in 0..n {
+            let free = (!blue >> (y * n)) & self.row;
+            let cars = (red >> (y * n)) & self.row;
+            let k = cars.count_ones() as usize;
+            code += k * self.powers[y];
+            rank += u32::from(self.pattern_ranks[(free << n | cars) as usize]) * radix;
+            radix *= BINOMIALS[free.count_ones() as usize][k];
+        }
+        let group = usize::from(self.numbers[code]);
+        self.groups[profile * self.vectors.len() + group].0 + rank
+    }
+
+    /// The Red cars of a rank, given its free squares, digit and car count.
+    #[inline]
+    fn pattern(&self, free: u64, k: usize, digit: u32) -> u64 {
+        u64::from(self.patterns[(free as usize * (self.n + 1) + k) * MOST_PATTERNS + digit as usize])
+    }
+
+    /// Calls `f(rank, red)` for the placements of `red` cars with rank sum
+    /// `red_ranks` that go with `blue` (of this profile), whose numbers lie
+    /// in `window`, in order.
+    pub(super) fn for_each(
+        &self,
+        profile: usize,
+        blue: u64,
+        (red, red_ranks): (usize, usize),
+        window: std::ops::Range<u32>,
+        mut f: impl FnMut(u32, u64),
+    ) {
+        let n = self.n;
+        let free: [u64; MAX_N] = std::array::from_fn(|y| if y < n { (!blue >> (y * n)) & self.row } else { 0 });
+        for &group in &self.lists[red * (self.max_sum + 1) + red_ranks] {
+            let (start, size) = self.groups[profile * self.vectors.len() + usize::from(group)];
+            let (lo, hi) = (window.start.max(start), window.end.min(start + size));
+            if lo >= hi {
+                continue;
+            }
+            let counts = &self.vectors[usize::from(group)];
+            // The digits of the first placement, row 0 the fastest.
+            let mut digits = [0u32; MAX_N];
+            let mut radixes = [1u32; MAX_N];
+            let mut rest = lo - start;
+            for y in 0..n {
+                radixes[y] = BINOMIALS[free[y].count_ones() as usize][usize::from(counts[y])];
+                digits[y] = rest % radixes[y];
+                rest /= radixes[y];
+            }
+            let mut rows: [u64; MAX_N] =
+                std::array::from_fn(|y| if y < n { self.pattern(free[y], counts[y].into(), digits[y]) << (y * n) } else { 0 });
+            let mut cars: u64 = rows.iter().fold(0, |m, r| m | r);
+            for rank in lo..hi {
+                f(rank, cars);
+                // The next placement: an odometer over the ranks' digits.
+                for y in 0..n {
+                    digits[y] += 1;
+                    let carry = digits[y] == radixes[y];
+                    if carry {
+                        digits[y] = 0;
+                    }
+                    cars &= !rows[y];
+                    rows[y] = self.pattern(free[y], counts[y].into(), digits[y]) << (y * n);
+                    cars |= rows[y];
+                    if !carry {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Red cars numbered `rank` among the placements with `red` cars and
+    /// rank sum `red_ranks` that go with `blue` (of this profile).
+    pub(super) fn unrank(&self, profile: usize, blue: u64, (red, red_ranks): (usize, usize), rank: u32) -> u64 {
+        let mut found = 0;
+        self.for_each(profile, blue, (red, red_ranks), rank..rank + 1, |_, cars| found = cars);
+        found
+    }
+}
