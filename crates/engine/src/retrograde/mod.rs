@@ -93,21 +93,6 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// The solution whose packed values are `bytes`, one per position: for
-    /// a game solved another way (by [units](crate::units)) that keeps its
-    /// values as one table.
-    pub fn from_bytes(bytes: &[u8]) -> Solution {
-        let words = bytes
-            .chunks(8)
-            .map(|chunk| {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                u64::from_le_bytes(word)
-            })
-            .collect();
-        Solution { words, len: bytes.len() as u64 }
-    }
-
     /// The number of positions.
     pub fn len(&self) -> u64 {
         self.len
@@ -116,6 +101,23 @@ impl Solution {
     /// Whether there are no positions.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The solution held by `words`, eight positions to a word.
+    pub(crate) fn from_words(words: Vec<u64>, len: u64) -> Solution {
+        debug_assert_eq!(words.len() as u64, len.div_ceil(8));
+        Solution { words, len }
+    }
+
+    /// The words, to be written.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// The packed byte of position `idx`.
+    #[inline]
+    pub(crate) fn byte(&self, idx: u64) -> u8 {
+        byte_of(self.words[(idx / 8) as usize], idx)
     }
 
     /// The packed value of position `idx`.
@@ -357,7 +359,7 @@ pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     earlier: &E,
     chunk: u64,
     progress: &dyn Progress,
-) -> Result<Vec<u64>, SolveError> {
+) -> Result<Solution, SolveError> {
     let len = game.position_count();
     let bytes = Bytes::zeroed(len);
     let solver = TierSolver {
@@ -374,7 +376,7 @@ pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     solver.seed(progress)?;
     solver.propagate(progress, 0, &mut |_| Ok(()))?;
     solver.finish(progress);
-    Ok(bytes.into_words())
+    Ok(Solution { words: bytes.into_words(), len })
 }
 
 /// The working encoding of a byte during a solve.

@@ -8,14 +8,14 @@
 //! unit.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::UnitStore;
 use crate::table::blocks::BLOCK_LEN;
-use crate::table::{Encoding, Payload, Table, TableError, TableKey, write};
 use crate::packed::PackedValue;
+use crate::retrograde::Solution;
+use crate::table::{Encoding, Packed, Payload, Table, TableError, TableKey, write};
 use crate::tally::Tally;
 use crate::value::Value;
 
@@ -34,22 +34,13 @@ impl Encoding for UnitValues {
     }
 }
 
-struct Values<'a>(&'a [u8]);
-
-impl Payload<UnitValues> for Values<'_> {
+impl Payload<UnitValues> for Solution {
     fn tally(&self) -> Tally {
-        self.0
-            .par_chunks(1 << 20)
-            .map(|piece| {
-                let mut tally = Tally::default();
-                piece.iter().for_each(|&b| tally.add(PackedValue::from_byte(b).unpack()));
-                tally
-            })
-            .reduce(Tally::default, Tally::merge)
+        Payload::<Packed>::tally(self)
     }
 
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
-        self.0.chunks(1 << 22).try_for_each(sink)
+        Payload::<Packed>::write_pieces(self, sink)
     }
 }
 
@@ -113,19 +104,27 @@ impl UnitStore for UnitFiles {
         }
     }
 
-    fn load(&self, unit: usize, len: u64) -> Result<Arc<[u8]>, TableError> {
+    fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError> {
         let table = self.open(unit)?;
-        let mut values = vec![0u8; len as usize];
+        let mut words = vec![0u64; len.div_ceil(8) as usize];
+        // Pieces of whole blocks, read and packed into words in parallel.
         let piece = 16 * BLOCK_LEN as usize;
-        values
-            .par_chunks_mut(piece)
-            .enumerate()
-            .try_for_each(|(i, out)| table.read_payload((i * piece) as u64, out))?;
-        Ok(values.into())
+        words.par_chunks_mut(piece / 8).enumerate().try_for_each(|(i, out)| {
+            let start = (i * piece) as u64;
+            let mut bytes = vec![0u8; (len - start).min(piece as u64) as usize];
+            table.read_payload(start, &mut bytes)?;
+            for (word, eight) in out.iter_mut().zip(bytes.chunks(8)) {
+                let mut full = [0u8; 8];
+                full[..eight.len()].copy_from_slice(eight);
+                *word = u64::from_le_bytes(full);
+            }
+            Ok::<(), TableError>(())
+        })?;
+        Ok(Solution::from_words(words, len))
     }
 
-    fn save(&self, unit: usize, values: &[u8]) -> Result<(), TableError> {
+    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        write::<UnitValues>(&self.path(unit), &self.key_of(unit), &[], &Values(values))
+        write::<UnitValues>(&self.path(unit), &self.key_of(unit), &[], values)
     }
 }

@@ -1,52 +1,77 @@
-//! Units kept in memory only: for games small enough to solve whole.
+//! Units kept in memory, one after another: for games small enough to
+//! solve whole, whose units end up as one table.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use super::UnitStore;
+use crate::retrograde::Solution;
 use crate::table::TableError;
 
-/// A [`UnitStore`] in memory, for a game whose units all fit: what a solve
-/// by units that ends in one table uses.
-#[derive(Debug, Default)]
+/// A [`UnitStore`] that keeps every unit's values in one table in memory,
+/// the units one after another: a saved unit is copied into its place, so
+/// the finished table takes no more memory than its values.
+#[derive(Debug)]
 pub struct UnitsInMemory {
-    units: Mutex<Vec<Option<Arc<[u8]>>>>,
+    starts: Vec<u64>,
+    state: Mutex<(Solution, Vec<bool>)>,
 }
 
 impl UnitsInMemory {
-    /// No units yet.
-    pub fn new() -> UnitsInMemory {
-        UnitsInMemory::default()
+    /// Room for units of these lengths.
+    pub fn new(lens: &[u64]) -> UnitsInMemory {
+        let starts: Vec<u64> = std::iter::once(0)
+            .chain(lens.iter().scan(0, |end, len| {
+                *end += len;
+                Some(*end)
+            }))
+            .collect();
+        let total = *starts.last().expect("one start more than units");
+        let table = Solution::from_words(vec![0; total.div_ceil(8) as usize], total);
+        UnitsInMemory { starts, state: Mutex::new((table, vec![false; lens.len()])) }
     }
 
-    /// Every unit's values, `None` for those not solved.
-    pub fn into_units(self) -> Vec<Option<Arc<[u8]>>> {
-        self.units.into_inner().unwrap_or_else(PoisonError::into_inner)
+    /// The values of every unit, one after another, once all are saved.
+    pub fn into_solution(self) -> Solution {
+        self.state.into_inner().unwrap_or_else(PoisonError::into_inner).0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Arc<[u8]>>>> {
-        self.units.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Solution, Vec<bool>)> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl UnitStore for UnitsInMemory {
     fn has(&self, unit: usize) -> Result<bool, TableError> {
-        Ok(self.lock().get(unit).is_some_and(Option::is_some))
+        Ok(self.lock().1.get(unit).copied().unwrap_or(false))
     }
 
-    fn load(&self, unit: usize, len: u64) -> Result<Arc<[u8]>, TableError> {
-        let values = self.lock().get(unit).cloned().flatten();
-        values.filter(|v| v.len() as u64 == len).ok_or_else(|| TableError::Read {
-            path: format!("unit {unit} in memory").into(),
-            source: std::io::Error::from(std::io::ErrorKind::NotFound),
-        })
-    }
-
-    fn save(&self, unit: usize, values: &[u8]) -> Result<(), TableError> {
-        let mut units = self.lock();
-        if units.len() <= unit {
-            units.resize(unit + 1, None);
+    fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError> {
+        let state = self.lock();
+        let start = self.starts[unit];
+        if !state.1[unit] || self.starts[unit + 1] - start != len {
+            return Err(TableError::Read {
+                path: format!("unit {unit} in memory").into(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            });
         }
-        units[unit] = Some(values.into());
+        let mut words = vec![0u64; len.div_ceil(8) as usize];
+        for i in 0..len {
+            words[(i / 8) as usize] |= u64::from(state.0.byte(start + i)) << (8 * (i % 8));
+        }
+        Ok(Solution::from_words(words, len))
+    }
+
+    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError> {
+        let mut state = self.lock();
+        let start = self.starts[unit];
+        let words = state.0.words_mut();
+        for i in 0..values.len() {
+            let at = start + i;
+            let shift = 8 * (at % 8);
+            let word = &mut words[(at / 8) as usize];
+            *word = (*word & !(0xff << shift)) | u64::from(values.byte(i)) << shift;
+        }
+        state.1[unit] = true;
         Ok(())
     }
 }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use crate::game::{Expansion, Rules};
 use crate::progress::Progress;
-use crate::retrograde::{self, SolveError};
+use crate::retrograde::{self, Solution, SolveError};
 use crate::table::TableError;
 
 pub use self::files::{UnitFiles, UnitValues};
@@ -90,14 +90,14 @@ pub trait UnitStore: Sync {
     /// # Errors
     ///
     /// [`TableError`] if it is missing, unreadable or not the unit asked for.
-    fn load(&self, unit: usize, len: u64) -> Result<Arc<[u8]>, TableError>;
+    fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError>;
 
     /// Stores the values of `unit`, atomically.
     ///
     /// # Errors
     ///
     /// [`TableError::Write`] if they cannot be written; nothing stored is lost.
-    fn save(&self, unit: usize, values: &[u8]) -> Result<(), TableError>;
+    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError>;
 }
 
 /// Why a solve by units stopped.
@@ -158,23 +158,34 @@ impl UnitSolver {
         progress.start("solve", 2 * total);
         let mut report = UnitReport::default();
         let mut kept = Kept::new(self.budget, &units);
+        let mut done = 0u64;
+        let mut reported = 0u64;
         for (number, unit) in units.iter().enumerate() {
+            done += unit.len;
             if store.has(number)? {
                 report.resumed += 1;
                 progress.advance(2 * unit.len);
                 continue;
             }
+            if report.solved == 0 && report.resumed > 0 {
+                progress.note(&format!("resuming: {} of {} units were solved before", report.resumed, units.len()));
+            }
+            // A stage line for every hundredth of the positions, for logs.
+            if done * 100 / total.max(1) > reported {
+                reported = done * 100 / total.max(1);
+                progress.stage(&format!("unit {} of {}", number + 1, units.len()));
+            }
             let dependencies = unit
                 .depends_on
                 .iter()
-                .map(|&d| kept.get(d, || store.load(d, units[d].len)))
+                .map(|&d| kept.get(d, || store.load(d, units[d].len).map(Arc::new)))
                 .collect::<Result<Vec<_>, _>>()?;
-            let held = unit.len + dependencies.iter().map(|d| d.len() as u64).sum::<u64>() + kept.bytes;
+            let held = unit.len + dependencies.iter().map(|d| d.len()).sum::<u64>() + kept.bytes;
             report.peak_bytes = report.peak_bytes.max(held);
             let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
-            let words = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
+            let values = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
                 .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
-            let values: Arc<[u8]> = bytes_of(&words, unit.len).into();
+            let values = Arc::new(values);
             drop(dependencies);
             store.save(number, &values)?;
             kept.insert(number, values);
@@ -190,13 +201,6 @@ fn chunk_for(len: u64) -> u64 {
     (len / 64).clamp(1 << 10, 1 << 15).next_multiple_of(8)
 }
 
-/// The bytes of `words`, the first `len` of them.
-fn bytes_of(words: &[u64], len: u64) -> Vec<u8> {
-    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.truncate(len as usize);
-    bytes
-}
-
 /// Solved units kept in memory for the units still to come that read
 /// them, within a budget; each is dropped once no later unit needs it.
 struct Kept {
@@ -204,7 +208,7 @@ struct Kept {
     bytes: u64,
     /// For each unit, the last unit that depends on it.
     last_reader: Vec<usize>,
-    values: Vec<Option<Arc<[u8]>>>,
+    values: Vec<Option<Arc<Solution>>>,
     /// The unit being solved: what is kept is dropped once past its last reader.
     now: usize,
 }
@@ -223,8 +227,8 @@ impl Kept {
     fn get(
         &mut self,
         unit: usize,
-        load: impl FnOnce() -> Result<Arc<[u8]>, TableError>,
-    ) -> Result<Arc<[u8]>, TableError> {
+        load: impl FnOnce() -> Result<Arc<Solution>, TableError>,
+    ) -> Result<Arc<Solution>, TableError> {
         match &self.values[unit] {
             Some(values) => Ok(values.clone()),
             None => load(),
@@ -233,14 +237,14 @@ impl Kept {
 
     /// Keeps `unit`'s values if a later unit reads them and the budget
     /// allows, after dropping those no unit from `unit` on reads.
-    fn insert(&mut self, unit: usize, values: Arc<[u8]>) {
+    fn insert(&mut self, unit: usize, values: Arc<Solution>) {
         self.now = unit;
         for (number, kept) in self.values.iter_mut().enumerate() {
             if kept.is_some() && self.last_reader[number] <= self.now {
-                self.bytes -= kept.take().map_or(0, |v| v.len() as u64);
+                self.bytes -= kept.take().map_or(0, |v| v.len());
             }
         }
-        let len = values.len() as u64;
+        let len = values.len();
         if self.last_reader[unit] > unit && self.bytes + len <= self.budget {
             self.bytes += len;
             self.values[unit] = Some(values);

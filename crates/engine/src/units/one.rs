@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{MAX_UNIT_LEN, Units};
 use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
-use crate::retrograde::Earlier;
+use crate::retrograde::{Earlier, Solution};
 use crate::value::Value;
 
 /// The positions of one unit, numbered as the unit numbers them. A move
@@ -78,17 +78,17 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
 
 /// The values of the units one unit depends on, in its order.
 pub(super) struct DependencyValues<'a> {
-    units: &'a [Arc<[u8]>],
+    units: &'a [Arc<Solution>],
 }
 
 impl<'a> DependencyValues<'a> {
-    pub(super) fn new(units: &'a [Arc<[u8]>]) -> DependencyValues<'a> {
+    pub(super) fn new(units: &'a [Arc<Solution>]) -> DependencyValues<'a> {
         DependencyValues { units }
     }
 
     #[inline]
-    fn byte(&self, code: u64) -> &u8 {
-        &self.units[(code / MAX_UNIT_LEN - 1) as usize][(code % MAX_UNIT_LEN) as usize]
+    fn byte(&self, code: u64) -> u8 {
+        self.units[(code / MAX_UNIT_LEN - 1) as usize].byte(code % MAX_UNIT_LEN)
     }
 }
 
@@ -96,12 +96,12 @@ impl Earlier for DependencyValues<'_> {
     fn touch(&self, indices: impl Iterator<Item = u64>) {
         let mut any = 0;
         for code in indices {
-            any |= *self.byte(code);
+            any |= self.byte(code);
         }
         std::hint::black_box(any);
     }
 
     fn load(&self, code: u64) -> u8 {
-        *self.byte(code)
+        self.byte(code)
     }
 }

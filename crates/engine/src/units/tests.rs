@@ -3,7 +3,6 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::*;
 use crate::game::DenseIndex;
 use crate::naive::solve_naive;
-use crate::packed::PackedValue;
 use crate::progress::Silent;
 use crate::table::TableKey;
 use crate::value::{Plies, Value};
@@ -115,19 +114,19 @@ fn key() -> TableKey {
     TableKey { game: "toy".into(), variant: "v".into(), size: "40".into(), index_version: 1, positions: 0 }
 }
 
-fn every_value(units: &[Arc<[u8]>]) -> Vec<Value> {
-    units.iter().flat_map(|u| u.iter().map(|&b| PackedValue::from_byte(b).unpack())).collect()
+fn every_value(units: &[Solution]) -> Vec<Value> {
+    units.iter().flat_map(|u| (0..u.len()).map(|i| u.get(i).unpack())).collect()
 }
 
 #[test]
 fn units_give_the_naive_values_and_distances() {
     let game = toy();
-    let store = UnitsInMemory::new();
-    let report = UnitSolver::new(u64::MAX).solve(&game, &store, &Silent).unwrap();
+    let store = UnitsInMemory::new(&[3000; 40]);
+    // A budget of nothing: every dependency is copied out of the store.
+    let report = UnitSolver::new(0).solve(&game, &store, &Silent).unwrap();
     assert_eq!(report.solved, 40);
-    let units: Vec<Arc<[u8]>> = store.into_units().into_iter().map(Option::unwrap).collect();
     let naive = solve_naive(&game);
-    let values = every_value(&units);
+    let values = every_value(&[store.into_solution()]);
     assert_eq!(values, naive);
     let draws = values.iter().filter(|v| **v == Value::Draw).count();
     let longest = values.iter().filter_map(|v| v.plies()).max().unwrap();
@@ -169,7 +168,7 @@ fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
         let (a, b) = (std::fs::read(files.path(unit)).unwrap(), std::fs::read(again.path(unit)).unwrap());
         assert!(a == b, "unit {unit} differs");
     }
-    let loaded: Vec<Arc<[u8]>> = (0..40).map(|u| again.load(u, 3000).unwrap()).collect();
+    let loaded: Vec<Solution> = (0..40).map(|u| again.load(u, 3000).unwrap()).collect();
     assert_eq!(every_value(&loaded), solve_naive(&game));
     let table = again.open(5).unwrap();
     assert_eq!(again.probe(&table, 7).unwrap(), solve_naive(&game)[5 * 3000 + 7]);

@@ -178,6 +178,10 @@ impl Units for Dodgem {
     }
 }
 
+/// Finished units kept for the units that read them, in a solve in
+/// memory: beyond it, a dependency is copied out of the table being made.
+const KEPT_IN_MEMORY: u64 = 16 << 20;
+
 impl Dodgem {
     /// Solves every unit in memory and puts them one after another: the
     /// table of a board up to [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE).
@@ -186,14 +190,10 @@ impl Dodgem {
     ///
     /// As for [`UnitSolver::solve`].
     pub fn solve_by_units(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
-        let store = UnitsInMemory::new();
-        UnitSolver::new(u64::MAX).solve(self, &store, progress)?;
-        let units = store.into_units();
-        let mut bytes = Vec::with_capacity(self.position_count() as usize);
-        for unit in units {
-            bytes.extend_from_slice(&unit.expect("every unit is solved"));
-        }
-        Ok(Solution::from_bytes(&bytes))
+        let lens: Vec<u64> = self.unit_index().units().iter().map(|u| u.len).collect();
+        let store = UnitsInMemory::new(&lens);
+        UnitSolver::new(KEPT_IN_MEMORY).solve(self, &store, progress)?;
+        Ok(store.into_solution())
     }
 }
 
