@@ -19,6 +19,9 @@ use crate::text::{columns, count, thousands};
 
 /// Times `game`'s solve once per thread count the request lists, each run
 /// in a fresh process given the game's own parameters.
+/// How many of a run's slowest stages the report names.
+const SLOW_STAGES_SHOWN: usize = 6;
+
 pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> {
     let listed = request.params.text("thread-counts").unwrap_or_default();
     let thread_counts = listed
@@ -63,12 +66,17 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
     }
     text.push_str(&columns(&rows));
     for run in &runs {
-        let slow: Vec<String> =
-            run.stages.iter().filter(|s| s.seconds >= 0.5).map(|s| format!("{} {:.1} s", s.stage, s.seconds)).collect();
+        // The longest few, in the order they ran: a solve by units has a
+        // stage for every hundredth of its positions.
+        let mut slow: Vec<(usize, &StageJson)> = run.stages.iter().enumerate().filter(|(_, s)| s.seconds >= 0.5).collect();
+        slow.sort_by(|a, b| b.1.seconds.total_cmp(&a.1.seconds));
+        slow.truncate(SLOW_STAGES_SHOWN);
+        slow.sort_by_key(|&(i, _)| i);
+        let slow: Vec<String> = slow.iter().map(|(_, s)| format!("{} {:.1} s", s.stage, s.seconds)).collect();
         if !slow.is_empty() {
             writeln!(
                 text,
-                "{}, stages of half a second or more: {}",
+                "{}, the longest stages of half a second or more: {}",
                 count(run.threads as u64, "thread"),
                 slow.join("; ")
             )?;
