@@ -112,3 +112,61 @@ fn bench_runs_each_thread_count_in_its_own_process() {
     assert_eq!(runs.iter().map(|r| r["threads"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
     assert!(runs.iter().all(|r| r["positions"] == 1423 && r["seconds"].as_f64().unwrap() >= 0.0));
 }
+
+/// The unit files of a 4×4 solve by units in `solved`'s data directory.
+fn unit_files(solved: &Solved) -> Vec<std::path::PathBuf> {
+    let dir = solved.data_dir().join("dodgem-normal-4x4.units");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "tbl")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_solve_by_units_killed_midway_resumes_to_the_same_files() {
+    let whole = Solved::new();
+    let report = whole.run(&["solve", "dodgem", "--size", "4", "--units", "--json"]).json();
+    assert_eq!((report["positions"].as_u64(), report["units"].as_u64()), (Some(555_986), Some(253)));
+    assert_eq!(report["start"], json!({"value": "draw", "distance": null}));
+    let flat = whole.run(&["solve", "dodgem", "--size", "4", "--json"]).json();
+    for key in ["wins", "losses", "draws"] {
+        assert_eq!(report[key], flat[key], "{key}");
+    }
+    let killed = Solved::new();
+    // Each unit file is synced as it is written, so the solve takes long
+    // enough to be caught midway; try again in the rare case it was not.
+    for _ in 0..5 {
+        let mut child = killed
+            .command(&["solve", "dodgem", "--size", "4", "--units"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        while unit_files(&killed).len() < 20 && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        std::process::Command::new("kill").args(["-KILL", &child.id().to_string()]).status().unwrap();
+        child.wait().unwrap();
+        if unit_files(&killed).len() < 253 {
+            break;
+        }
+        std::fs::remove_dir_all(killed.data_dir().join("dodgem-normal-4x4.units")).unwrap();
+    }
+    let before = unit_files(&killed).len();
+    assert!((20..253).contains(&before), "{before} units were written before the kill");
+    let resumed = killed.run(&["solve", "dodgem", "--size", "4", "--units", "--json"]).json();
+    assert_eq!(resumed["resumed_units"].as_u64().unwrap() as usize, before);
+    assert_eq!(resumed["solved_units"].as_u64().unwrap() as usize, 253 - before);
+    let (a, b) = (unit_files(&whole), unit_files(&killed));
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(&b) {
+        assert!(std::fs::read(a).unwrap() == std::fs::read(b).unwrap(), "{} differs", b.display());
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(killed.data_dir().join("dodgem-normal-4x4.units"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

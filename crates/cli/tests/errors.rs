@@ -14,7 +14,7 @@ fn malformed_positions_are_refused() {
 #[test]
 fn wrong_sizes_are_refused() {
     let solved = Solved::new();
-    solved.run(&["solve", "dodgem", "--size", "7"]).fails_with("board size must be 2 to 5, not 7");
+    solved.run(&["solve", "dodgem", "--size", "7"]).fails_with("board size must be 2 to 6, not 7");
     solved.run(&["solve", "dodgem", "--size", "1"]).fails_with("not 1");
     solved.run(&["probe", "dodgem", "--size", "4", "B../B../.RR B"]).fails_with("3x3 board, not 4x4");
     solved.run(&["solve", "dodgem", "--size", "x"]).fails_with("invalid value 'x'");

@@ -14,6 +14,9 @@ pub enum ObtainError {
     /// The retrograde or layered solve failed or was interrupted.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The game is kept as units on disk, never as one table.
+    #[error("{0} is kept as unit files, not as one table")]
+    KeptAsUnits(String),
     /// A solve by units failed or was interrupted.
     #[error(transparent)]
     Units(#[from] solved_engine::units::UnitSolveError),

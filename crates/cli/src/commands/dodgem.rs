@@ -38,6 +38,12 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 }
 
 fn table(request: &Request, game: &Dodgem) -> anyhow::Result<(Table<Packed>, Provenance)> {
+    if game.size() > dodgem::MAX_FLAT_SIZE {
+        anyhow::bail!(
+            "Dodgem {0}x{0} is kept as unit files, which only `solved probe dodgem --size {0}` reads so far",
+            game.size()
+        );
+    }
     let command =
         (request.operation != Operation::Solve).then(|| command_line(Operation::Solve, &Game::Dodgem(game.clone())));
     open_table(request.config, dodgem::INFO.name, game, command)
@@ -86,6 +92,22 @@ fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
     writeln!(text, "time: {seconds:.2} s")?;
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The unit files of a board kept as units, which a solve must have made.
+fn open_units(request: &Request, game: &Dodgem) -> anyhow::Result<dodgem::DodgemUnits> {
+    let files = game.unit_files(&request.config.store);
+    let missing = (0..game.unit_index().units().len()).filter(|&u| !files.path(u).exists()).count();
+    if missing > 0 {
+        let command = command_line(Operation::Solve, &Game::Dodgem(game.clone()));
+        anyhow::bail!(
+            "{missing} of the {} units of Dodgem {1}x{1} are not solved yet in {2}: `{command}` solves them (hours on two cores), resuming where it stopped",
+            game.unit_index().units().len(),
+            game.size(),
+            files.dir().display()
+        );
+    }
+    Ok(dodgem::DodgemUnits::open(game, &request.config.store)?)
 }
 
 /// Solves `game` into unit files, resuming from those already there.
@@ -159,9 +181,13 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
 
 fn probe(request: &Request) -> anyhow::Result<ExitCode> {
     let (game, pos) = dodgem::probe_request(request.params)?;
-    let (table, _) = table(request, &game)?;
-    let value = game.probe(&table, &pos);
-    let moves = game.ranked_moves(&pos, &table);
+    let (value, moves) = if game.size() > dodgem::MAX_FLAT_SIZE {
+        let units = open_units(request, &game)?;
+        (units.value(&game, &pos)?, units.ranked_moves(&game, &pos)?)
+    } else {
+        let (table, _) = table(request, &game)?;
+        (game.probe(&table, &pos), game.ranked_moves(&pos, &table))
+    };
     if request.json {
         output::json(&ProbeJson::new(&pos, &pos.turn(), value, &moves))?;
         return Ok(ExitCode::SUCCESS);

@@ -11,7 +11,7 @@ use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
-use super::{Dodgem, Player, Position};
+use super::{Dodgem, MAX_FLAT_SIZE, Player, Position};
 use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the layout of positions in a table, recorded in table
@@ -190,6 +190,9 @@ impl Dodgem {
     ///
     /// As for [`UnitSolver::solve`].
     pub fn solve_by_units(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
+        if self.size > MAX_FLAT_SIZE {
+            return Err(ObtainError::KeptAsUnits(format!("Dodgem {0}x{0}", self.size)));
+        }
         let lens: Vec<u64> = self.unit_index().units().iter().map(|u| u.len).collect();
         let store = UnitsInMemory::new(&lens);
         UnitSolver::new(KEPT_IN_MEMORY).solve(self, &store, progress)?;
@@ -212,9 +215,14 @@ impl Solvable for Dodgem {
     }
 
     /// Measured on 5×5: the solve, then the reachable positions and the
-    /// mutual zugzwangs the table's facts keep, 45 s in all.
+    /// mutual zugzwangs the table's facts keep, 45 s in all. Past
+    /// [`MAX_FLAT_SIZE`] the solve is by unit files, at the rate the first
+    /// 6×6 units ran at, within its memory budget.
     fn cost(&self) -> Cost {
         let positions = self.position_count();
+        if self.size > MAX_FLAT_SIZE {
+            return Cost { seconds: positions as f64 * 2.3e-7, bytes: 6_000_000_000 };
+        }
         Cost { seconds: positions as f64 * 3.8e-7, bytes: 8 * positions / 7 }
     }
 
