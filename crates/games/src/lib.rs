@@ -17,8 +17,8 @@
 //! use solved_games::dodgem::{Dodgem, Objective};
 //! let game = Dodgem::new(3, Objective::Normal)?;
 //! assert_eq!(game.start().to_string(), "B../B../.RR B");
-//! // One index per pair of mirror-image positions:
-//! assert_eq!(game.positions().count(), 2_846 / 2);
+//! // One index per pair of mirror-image positions, split into units:
+//! assert_eq!(game.unit_index().count(), 2_846 / 2);
 //! # Ok::<_, solved_games::dodgem::SizeError>(())
 //! ```
 
