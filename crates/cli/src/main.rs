@@ -5,6 +5,8 @@
 mod args;
 mod commands;
 mod config;
+#[cfg(feature = "mpi")]
+mod distributed;
 mod files;
 mod json;
 mod output;

@@ -117,7 +117,9 @@ fn bench_runs_each_thread_count_in_its_own_process() {
 fn unit_files(solved: &Solved) -> Vec<std::path::PathBuf> {
     let dir = solved.data_dir().join("dodgem-normal-4x4.units");
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map(|entries| entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "tbl")).collect())
+        .map(|entries| {
+            entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "tbl")).collect()
+        })
         .unwrap_or_default();
     files.sort();
     files

@@ -62,8 +62,8 @@ mod reachable;
 pub mod retrograde;
 pub mod sweep;
 pub mod table;
-pub mod units;
 mod tally;
+pub mod units;
 mod value;
 
 pub use crate::audit::{AuditReport, Disagreement, audit};

@@ -68,7 +68,8 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
     for run in &runs {
         // The longest few, in the order they ran: a solve by units has a
         // stage for every hundredth of its positions.
-        let mut slow: Vec<(usize, &StageJson)> = run.stages.iter().enumerate().filter(|(_, s)| s.seconds >= 0.5).collect();
+        let mut slow: Vec<(usize, &StageJson)> =
+            run.stages.iter().enumerate().filter(|(_, s)| s.seconds >= 0.5).collect();
         slow.sort_by(|a, b| b.1.seconds.total_cmp(&a.1.seconds));
         slow.truncate(SLOW_STAGES_SHOWN);
         slow.sort_by_key(|&(i, _)| i);

@@ -110,18 +110,36 @@ fn open_units(request: &Request, game: &Dodgem) -> anyhow::Result<dodgem::Dodgem
     Ok(dodgem::DodgemUnits::open(game, &request.config.store)?)
 }
 
-/// Solves `game` into unit files, resuming from those already there.
+/// Solves `game` into unit files, resuming from those already there;
+/// spread over the ranks of an `mpirun` when built with the `mpi` feature.
 fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
     let files = game.unit_files(&request.config.store);
     let dir = files.dir().to_path_buf();
+    let failed = || format!("cannot solve Dodgem {0}x{0} ({1}) by units", game.size(), game.objective().id());
+    #[cfg(feature = "mpi")]
+    let universe = crate::distributed::universe()?;
+    #[cfg(feature = "mpi")]
+    let world = universe.as_ref().map(|universe| universe.world());
+    #[cfg(feature = "mpi")]
+    if let Some(world) = world.as_ref().filter(|w| mpi::traits::Communicator::rank(*w) != 0) {
+        // A worker: the manager, rank 0, holds the lock and reports.
+        solved_engine::units::solve_over_mpi(world, game, &files, budget, &Bar::hidden()).with_context(failed)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let _lock = dodgem::UnitsLock::take(&dir, || {
         eprintln!("solved: waiting for another process that is solving into {}", dir.display());
     })?;
     let bar = Bar::new();
-    let report = game
-        .solve_to_files(&files, budget, &bar)
-        .with_context(|| format!("cannot solve Dodgem {0}x{0} ({1}) by units", game.size(), game.objective().id()))?;
+    #[cfg(feature = "mpi")]
+    let report = match &world {
+        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, &bar)
+            .with_context(failed)?
+            .expect("rank 0 reports"),
+        None => game.solve_to_files(&files, budget, &bar).with_context(failed)?,
+    };
+    #[cfg(not(feature = "mpi"))]
+    let report = game.solve_to_files(&files, budget, &bar).with_context(failed)?;
     drop(bar);
     let units = dodgem::DodgemUnits::open(game, &request.config.store)?;
     let tally = units.tally();

@@ -692,7 +692,9 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
                 }
             });
         } else {
-            frontier.extend(decided.iter().map(|&(idx, is_win)| (idx, is_win, self.game.unindex_in_tier(self.tier_number, idx))));
+            frontier.extend(
+                decided.iter().map(|&(idx, is_win)| (idx, is_win, self.game.unindex_in_tier(self.tier_number, idx))),
+            );
         }
     }
 

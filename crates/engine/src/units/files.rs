@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::UnitStore;
-use crate::table::blocks::BLOCK_LEN;
 use crate::packed::PackedValue;
 use crate::retrograde::Solution;
+use crate::table::blocks::BLOCK_LEN;
 use crate::table::{Encoding, Packed, Payload, Table, TableError, TableKey, write};
 use crate::tally::Tally;
 use crate::value::Value;

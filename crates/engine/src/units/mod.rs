@@ -17,6 +17,8 @@
 
 mod files;
 mod memory;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod one;
 
 use std::sync::Arc;
@@ -28,6 +30,8 @@ use crate::table::TableError;
 
 pub use self::files::{UnitFiles, UnitValues};
 pub use self::memory::UnitsInMemory;
+#[cfg(feature = "mpi")]
+pub use self::mpi::solve_over_mpi;
 use self::one::{DependencyValues, OneUnit};
 
 /// Positions of a unit are numbered below this, so that the solver can
@@ -175,24 +179,40 @@ impl UnitSolver {
                 reported = done * 100 / total.max(1);
                 progress.stage(&format!("unit {} of {}", number + 1, units.len()));
             }
-            let dependencies = unit
-                .depends_on
-                .iter()
-                .map(|&d| kept.get(d, || store.load(d, units[d].len).map(Arc::new)))
-                .collect::<Result<Vec<_>, _>>()?;
-            let held = unit.len + dependencies.iter().map(|d| d.len()).sum::<u64>() + kept.bytes;
+            let held = solve_unit(game, &units, number, store, &mut kept, progress)?;
             report.peak_bytes = report.peak_bytes.max(held);
-            let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
-            let values = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
-                .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
-            let values = Arc::new(values);
-            drop(dependencies);
-            store.save(number, &values)?;
-            kept.insert(number, values);
             report.solved += 1;
         }
         Ok(report)
     }
+}
+
+/// Solves unit `number` of `units` and saves it, reading the units it
+/// depends on from `kept` or else from `store`, and keeping it there for
+/// the units that read it. Returns the bytes of values held meanwhile.
+fn solve_unit<G: Units>(
+    game: &G,
+    units: &[Unit],
+    number: usize,
+    store: &dyn UnitStore,
+    kept: &mut Kept,
+    progress: &dyn Progress,
+) -> Result<u64, UnitSolveError> {
+    let unit = &units[number];
+    let dependencies = unit
+        .depends_on
+        .iter()
+        .map(|&d| kept.get(d, || store.load(d, units[d].len).map(Arc::new)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let held = unit.len + dependencies.iter().map(|d| d.len()).sum::<u64>() + kept.bytes;
+    let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
+    let values = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
+        .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+    let values = Arc::new(values);
+    drop(dependencies);
+    store.save(number, &values)?;
+    kept.insert(number, values);
+    Ok(held)
 }
 
 /// Positions per task: small units are cut finer so that both cores get

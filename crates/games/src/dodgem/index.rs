@@ -267,7 +267,11 @@ impl DodgemIndex {
         }
         let rank = (idx - block.start) as u32;
         let cars = self.placements.unrank(blue, red, rank);
-        Position { size: self.size, cars: ByPlayer { blue: cars.blue.into(), red: cars.red.into() }, turn: Player::Blue }
+        Position {
+            size: self.size,
+            cars: ByPlayer { blue: cars.blue.into(), red: cars.red.into() },
+            turn: Player::Blue,
+        }
     }
 }
 

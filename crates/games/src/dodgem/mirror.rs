@@ -45,6 +45,10 @@ impl Transpose {
     #[inline]
     pub(super) fn mirror(&self, pos: &Position) -> Position {
         let ByPlayer { blue, red } = pos.cars;
-        Position { size: pos.size, cars: ByPlayer { blue: self.apply(red), red: self.apply(blue) }, turn: pos.turn.other() }
+        Position {
+            size: pos.size,
+            cars: ByPlayer { blue: self.apply(red), red: self.apply(blue) },
+            turn: pos.turn.other(),
+        }
     }
 }

@@ -29,12 +29,12 @@ pub use self::claims::{RecordMove, check_size, verify};
 pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, unit_options};
 pub use self::index::DodgemIndex;
 use self::mirror::Transpose;
-pub use self::units::UnitIndex;
-pub use self::on_disk::{DodgemUnits, UnitsLock};
 pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
+pub use self::on_disk::{DodgemUnits, UnitsLock};
 pub use self::solve::EveryPosition;
-pub use self::tiers::{ByTiers, same_values};
 pub use self::summary::{MissingFact, Summary};
+pub use self::tiers::{ByTiers, same_values};
+pub use self::units::UnitIndex;
 
 /// A player.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]

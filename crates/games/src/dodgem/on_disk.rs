@@ -70,7 +70,8 @@ impl UnitsLock {
         };
         std::fs::create_dir_all(dir).map_err(write_error(dir))?;
         let path = dir.join(".lock");
-        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error(&path))?;
+        let file =
+            OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error(&path))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

@@ -99,9 +99,8 @@ impl Reds {
                 let mut start = 0u32;
                 for &red in list {
                     let red_counts = &vectors[usize::from(red)];
-                    let size: u32 = (0..n)
-                        .map(|y| BINOMIALS[n - usize::from(blue[y])][usize::from(red_counts[y])])
-                        .product();
+                    let size: u32 =
+                        (0..n).map(|y| BINOMIALS[n - usize::from(blue[y])][usize::from(red_counts[y])]).product();
                     groups[profile * count + usize::from(red)] = (start, size);
                     start += size;
                 }
@@ -115,7 +114,8 @@ impl Reds {
             for k in 0..=bits.len() {
                 let subsets = solved_engine::Subsets::new(bits.len() as u32, k as u32);
                 for (rank, subset) in subsets.iter().enumerate() {
-                    let red = bits.iter().enumerate().filter(|(i, _)| subset & 1 << i != 0).fold(0, |m, (_, b)| m | 1 << b);
+                    let red =
+                        bits.iter().enumerate().filter(|(i, _)| subset & 1 << i != 0).fold(0, |m, (_, b)| m | 1 << b);
                     pattern_ranks[free << n | red] = rank as u8;
                     patterns[(free * (n + 1) + k) * MOST_PATTERNS + rank] = red as u8;
                 }
@@ -127,7 +127,8 @@ impl Reds {
     /// The number of the count vector of `cars`, Blue's profile included.
     #[inline]
     pub(super) fn vector_number(&self, cars: u64) -> usize {
-        let code: usize = (0..self.n).map(|y| ((cars >> (y * self.n)) & self.row).count_ones() as usize * self.powers[y]).sum();
+        let code: usize =
+            (0..self.n).map(|y| ((cars >> (y * self.n)) & self.row).count_ones() as usize * self.powers[y]).sum();
         usize::from(self.numbers[code])
     }
 
@@ -191,8 +192,9 @@ impl Reds {
                 digits[y] = rest % radixes[y];
                 rest /= radixes[y];
             }
-            let mut rows: [u64; MAX_N] =
-                std::array::from_fn(|y| if y < n { self.pattern(free[y], counts[y].into(), digits[y]) << (y * n) } else { 0 });
+            let mut rows: [u64; MAX_N] = std::array::from_fn(|y| {
+                if y < n { self.pattern(free[y], counts[y].into(), digits[y]) << (y * n) } else { 0 }
+            });
             let mut cars: u64 = rows.iter().fold(0, |m, r| m | r);
             for rank in lo..hi {
                 f(rank, cars);

@@ -104,7 +104,8 @@ impl Units for Dodgem {
     }
 
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
-        self.unit_index().for_each(unit, range, |idx, cars| f(idx, Position { size: self.size, cars, turn: Player::Blue }));
+        self.unit_index()
+            .for_each(unit, range, |idx, cars| f(idx, Position { size: self.size, cars, turn: Player::Blue }));
     }
 
     fn max_in_unit_moves(&self) -> u8 {

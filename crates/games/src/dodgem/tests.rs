@@ -99,7 +99,9 @@ fn indices_round_trip_on_sampled_5x5_positions_and_tier_edges() {
     let mut samples: Vec<u64> = (0..200_000u64).map(|i| i * 1_200_301 % game.position_count()).collect();
     for unit in 0..game.unit_index().units().len() {
         let (start, end) = (game.unit_index().start(unit), game.unit_index().start(unit + 1));
-        samples.extend([start, start + 1, end.saturating_sub(2), end - 1].into_iter().filter(|i| (start..end).contains(i)));
+        samples.extend(
+            [start, start + 1, end.saturating_sub(2), end - 1].into_iter().filter(|i| (start..end).contains(i)),
+        );
     }
     let tiers = ByTiers::new(&game).unwrap();
     for tier in tiers.tiers() {

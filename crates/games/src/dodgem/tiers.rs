@@ -4,7 +4,9 @@
 
 use std::ops::Range;
 
-use solved_engine::{DenseIndex, Expansion, Progress, Rules, Solution, SolveError, TieredRetrograde, Value, bits, retrograde};
+use solved_engine::{
+    DenseIndex, Expansion, Progress, Rules, Solution, SolveError, TieredRetrograde, Value, bits, retrograde,
+};
 
 use super::{Dodgem, DodgemIndex, Player, Position};
 

@@ -235,9 +235,7 @@ impl UnitIndex {
         }
         let len_of: std::collections::BTreeMap<Key, u64> = keys.iter().copied().collect();
         let mut canonical: Vec<Key> = keys.iter().map(|&(k, _)| k.min(k.mirror())).collect();
-        canonical.sort_by_key(|k| {
-            (k.blue + k.red, std::cmp::Reverse(k.blue_files + k.red_ranks), *k)
-        });
+        canonical.sort_by_key(|k| (k.blue + k.red, std::cmp::Reverse(k.blue_files + k.red_ranks), *k));
         canonical.dedup();
         self.half_of_key = vec![NO_HALF; n * n * sums * sums];
         for (unit, &key) in canonical.iter().enumerate() {
