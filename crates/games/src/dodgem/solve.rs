@@ -185,7 +185,7 @@ const KEPT_IN_MEMORY: u64 = 16 << 20;
 
 impl Dodgem {
     /// Solves every unit in memory and puts them one after another: the
-    /// table of a board up to [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE).
+    /// table of a board up to [`MAX_FLAT_SIZE`].
     ///
     /// # Errors
     ///
