@@ -127,7 +127,7 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
         solved_engine::units::solve_over_mpi(world, game, &files, budget, &Bar::hidden()).with_context(failed)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let _lock = dodgem::UnitsLock::take(&dir, || {
+    let _lock = files.lock(|| {
         eprintln!("solved: waiting for another process that is solving into {}", dir.display());
     })?;
     let bar = Bar::new();

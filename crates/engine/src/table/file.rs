@@ -61,7 +61,7 @@ fn temporary_prefix(path: &Path) -> String {
 }
 
 /// The directory `path` is in.
-pub(super) fn dir_of(path: &Path) -> &Path {
+pub(crate) fn dir_of(path: &Path) -> &Path {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
@@ -69,9 +69,14 @@ pub(super) fn dir_of(path: &Path) -> &Path {
 /// writing it left behind. The caller holds the lock that keeps other
 /// writers of `path` away.
 pub(super) fn remove_stale(path: &Path) -> Result<(), TableError> {
-    let write_error = |source| TableError::Write { path: path.into(), source };
-    let prefix = temporary_prefix(path);
-    let entries = match std::fs::read_dir(dir_of(path)) {
+    remove_temporaries(dir_of(path), &temporary_prefix(path))
+}
+
+/// Removes the temporary files in `dir` whose names start with `prefix`
+/// (see [`temporary_prefix`]).
+pub(crate) fn remove_temporaries(dir: &Path, prefix: &str) -> Result<(), TableError> {
+    let write_error = |source| TableError::Write { path: dir.into(), source };
+    let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(error) => return Err(write_error(error)),
@@ -79,7 +84,7 @@ pub(super) fn remove_stale(path: &Path) -> Result<(), TableError> {
     for entry in entries {
         let entry = entry.map_err(write_error)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+        if name.starts_with(prefix) && name.ends_with(".tmp") {
             match std::fs::remove_file(entry.path()) {
                 Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(write_error(error)),
                 _ => {}

@@ -13,6 +13,26 @@ pub struct BuildLock {
     _file: File,
 }
 
+impl BuildLock {
+    /// Takes the lock file at `path` (made, with its directory, if missing),
+    /// calling `waiting` first if another process holds it.
+    pub(crate) fn take(path: &Path, waiting: impl FnOnce()) -> Result<BuildLock, TableError> {
+        let write_error = |source| TableError::Write { path: path.into(), source };
+        let dir = file::dir_of(path);
+        std::fs::create_dir_all(dir).map_err(|source| TableError::Write { path: dir.into(), source })?;
+        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(write_error)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                waiting();
+                lock.lock().map_err(write_error)?;
+            }
+            Err(TryLockError::Error(error)) => return Err(write_error(error)),
+        }
+        Ok(BuildLock { _file: lock })
+    }
+}
+
 /// A directory holding tables, one file per [`TableKey`] and encoding.
 #[derive(Clone, Debug)]
 pub struct TableStore {
@@ -59,21 +79,10 @@ impl TableStore {
     ) -> Result<BuildLock, TableError> {
         let table = self.path::<E>(key);
         let name = table.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let path = self.dir.join(format!(".{name}.lock"));
-        let write_error = |source| TableError::Write { path: path.clone(), source };
-        std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error)?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                waiting();
-                lock.lock().map_err(write_error)?;
-            }
-            Err(TryLockError::Error(error)) => return Err(write_error(error)),
-        }
+        let lock = BuildLock::take(&self.dir.join(format!(".{name}.lock")), waiting)?;
         file::remove_stale(&table)?;
         file::remove_stale(self.checkpoint::<E>(key).path())?;
-        Ok(BuildLock { _file: lock })
+        Ok(lock)
     }
 
     /// The table of `key`, or `None` if it has not been saved yet.

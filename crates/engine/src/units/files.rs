@@ -15,9 +15,14 @@ use super::UnitStore;
 use crate::packed::PackedValue;
 use crate::retrograde::Solution;
 use crate::table::blocks::BLOCK_LEN;
-use crate::table::{Encoding, Packed, Payload, Table, TableError, TableKey, write};
+use crate::table::{BuildLock, Encoding, Packed, Payload, Table, TableError, TableKey, remove_temporaries, write};
 use crate::tally::Tally;
 use crate::value::Value;
+
+/// How the temporary file of every unit's name starts (see
+/// [`write`]: `.NAME.` for `NAME`); the unit files themselves are
+/// `unit-NNNNN.unit.tbl`.
+const UNIT_PREFIX: &str = ".unit-";
 
 /// One [`PackedValue`] byte per position of a unit, compressed in blocks.
 #[derive(Copy, Clone, Debug)]
@@ -66,11 +71,26 @@ impl UnitFiles {
 
     /// Where `unit` is kept.
     pub fn path(&self, unit: usize) -> PathBuf {
-        self.dir.join(format!("unit-{unit:05}{}.tbl", UnitValues::SUFFIX))
+        self.dir.join(format!("{}{unit:05}{}.tbl", &UNIT_PREFIX[1..], UnitValues::SUFFIX))
     }
 
     fn key_of(&self, unit: usize) -> TableKey {
         TableKey { size: format!("{}:{unit}", self.key.size), positions: self.lens[unit], ..self.key.clone() }
+    }
+
+    /// Takes the lock on the directory (made if missing), so that one solve
+    /// writes there at a time, calling `waiting` first if another process
+    /// holds it; then removes the temporary files of units a solve killed
+    /// while writing left behind.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if the lock cannot be made or taken, or a
+    /// stale file cannot be removed.
+    pub fn lock(&self, waiting: impl FnOnce()) -> Result<BuildLock, TableError> {
+        let lock = BuildLock::take(&self.dir.join(".lock"), waiting)?;
+        remove_temporaries(&self.dir, UNIT_PREFIX)?;
+        Ok(lock)
     }
 
     /// The table of `unit`, for probing a block at a time.

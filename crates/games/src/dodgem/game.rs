@@ -14,7 +14,7 @@ const UNITS: Field =
 const MEMORY: Field = Field::value(
     "memory",
     "GB",
-    "Memory for finished units kept for the units that read them, in a solve by units [default: 4]",
+    "Memory for finished units kept for the units that read them, in a solve by units [default: 1]",
 )
 .command_line_only();
 

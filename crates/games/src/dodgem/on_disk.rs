@@ -1,7 +1,6 @@
 //! Dodgem kept as unit files: the boards too large for one table (6×6),
 //! solved a unit at a time into a directory and probed a block at a time.
 
-use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
 use solved_engine::table::TableKey;
@@ -16,12 +15,6 @@ use crate::tables::Solvable;
 pub struct DodgemUnits {
     files: UnitFiles,
     tables: Vec<Table<UnitValues>>,
-}
-
-/// Holds the directory of a solve by units: one solve writes there at a time.
-#[derive(Debug)]
-pub struct UnitsLock {
-    _file: File,
 }
 
 impl Dodgem {
@@ -51,43 +44,6 @@ impl Dodgem {
         progress: &dyn Progress,
     ) -> Result<UnitReport, UnitSolveError> {
         UnitSolver::new(budget).solve(self, files, progress)
-    }
-}
-
-impl UnitsLock {
-    /// Takes the lock on `dir` (made if missing), calling `waiting` first if
-    /// another process holds it, and removes the temporary files a solve
-    /// killed while writing left there.
-    ///
-    /// # Errors
-    ///
-    /// [`TableError::Write`] if the directory or its lock cannot be made,
-    /// or a stale file cannot be removed.
-    pub fn take(dir: &Path, waiting: impl FnOnce()) -> Result<UnitsLock, TableError> {
-        let write_error = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| TableError::Write { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(write_error(dir))?;
-        let path = dir.join(".lock");
-        let file =
-            OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(write_error(&path))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                waiting();
-                file.lock().map_err(write_error(&path))?;
-            }
-            Err(TryLockError::Error(error)) => return Err(write_error(&path)(error)),
-        }
-        for entry in std::fs::read_dir(dir).map_err(write_error(dir))? {
-            let entry = entry.map_err(write_error(dir))?;
-            let name = entry.file_name();
-            if name.to_string_lossy().ends_with(".tmp") {
-                std::fs::remove_file(entry.path()).map_err(write_error(&entry.path()))?;
-            }
-        }
-        Ok(UnitsLock { _file: file })
     }
 }
 
