@@ -6,7 +6,9 @@
 //! (terminal values and children), a [`DenseIndex`] of its positions and,
 //! for the fast solver, [`TieredRetrograde`] (tiers, in-tier move counts and
 //! predecessors). [`retrograde::solve`] turns such a game into a
-//! [`Solution`]: one [`PackedValue`] byte per position. A game of scoring
+//! [`Solution`]: one [`PackedValue`] byte per position; a game too large
+//! for that splits into [`units`], solved one at a time (or over MPI) into
+//! compressed files. A game of scoring
 //! moves that each set one bit goes to [`sweep::solve`] instead, which
 //! gives one margin per state. [`table`] writes either to disk with a header
 //! and a checksum, as a [`Table`] whose type says how its values are
@@ -16,8 +18,8 @@
 //!
 //! The layers point one way: `value`, `index` and `progress` depend on
 //! nothing, `packed`, `tally` and `game` on `value` alone; `table` on those;
-//! `lookup`, the solvers and `compact` on `table`; nothing depends on a
-//! solver but the games.
+//! `lookup`, the solvers and `compact` on `table`; `units` on the
+//! retrograde solver; nothing depends on a solver but the games.
 //!
 //! The engine knows nothing of any particular game and does no terminal or
 //! network I/O; long computations report through [`Progress`].

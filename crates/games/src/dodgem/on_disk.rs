@@ -1,8 +1,6 @@
 //! Dodgem kept as unit files: the boards too large for one table (6×6),
 //! solved a unit at a time into a directory and probed a block at a time.
 
-use std::path::{Path, PathBuf};
-
 use solved_engine::table::TableKey;
 use solved_engine::units::{UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units};
 use solved_engine::{Progress, Table, TableError, TableStore, Tally, Value};
@@ -18,16 +16,12 @@ pub struct DodgemUnits {
 }
 
 impl Dodgem {
-    /// Where this board's unit files live in `store`.
-    pub fn units_dir(&self, store: &TableStore) -> PathBuf {
-        let key = self.table_key();
-        store.dir().join(format!("{}-{}-{}.units", key.game, key.variant, key.size))
-    }
-
-    /// This board's unit files in `store`.
+    /// This board's unit files in `store`: the directory
+    /// `dodgem-VARIANT-NxN.units` there.
     pub fn unit_files(&self, store: &TableStore) -> UnitFiles {
-        let lens = self.unit_index().units().iter().map(|u| u.len).collect();
-        UnitFiles::new(self.units_dir(store), TableKey { positions: 0, ..self.table_key() }, lens)
+        let key = TableKey { positions: 0, ..self.table_key() };
+        let dir = store.dir().join(format!("{}-{}-{}.units", key.game, key.variant, key.size));
+        UnitFiles::new(dir, key, self.unit_index().units().iter().map(|u| u.len).collect())
     }
 
     /// Solves the units `files` does not hold yet, keeping at most `budget`
@@ -58,11 +52,6 @@ impl DodgemUnits {
         let files = game.unit_files(store);
         let tables = (0..game.unit_index().units().len()).map(|unit| files.open(unit)).collect::<Result<_, _>>()?;
         Ok(DodgemUnits { files, tables })
-    }
-
-    /// The directory.
-    pub fn dir(&self) -> &Path {
-        self.files.dir()
     }
 
     /// What the units hold, Blue to move, one position per mirror pair.
