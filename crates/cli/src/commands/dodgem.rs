@@ -143,6 +143,7 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
     drop(bar);
     let units = dodgem::DodgemUnits::open(game, &request.config.store)?;
     let tally = units.tally();
+    let figures = units.figures()?;
     let start = units.value(game, &game.start())?;
     let seconds = began.elapsed().as_secs_f64();
     let stored = units.stored_bytes();
@@ -156,6 +157,9 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
             losses: 2 * tally.losses,
             draws: 2 * tally.draws,
             start,
+            max_win_distance: figures.longest_win.map(|p| p.0),
+            max_loss_distance: figures.longest_loss.map(|p| p.0),
+            mutual_zugzwang: figures.mutual_zugzwang,
             units: game.unit_index().units().len(),
             solved_units: report.solved,
             resumed_units: report.resumed,
@@ -185,6 +189,9 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
     ]);
     text.push_str(&columns(&rows));
     writeln!(text, "start position: {start} ({})", describe(start))?;
+    let longest = |p: Option<Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
+    writeln!(text, "longest win: {}, longest loss: {}", longest(figures.longest_win), longest(figures.longest_loss))?;
+    writeln!(text, "placements lost for either side to move: {}", figures.mutual_zugzwang)?;
     writeln!(
         text,
         "on disk: {} for {} values ({:.1}x smaller)",

@@ -143,8 +143,12 @@ impl UnitStore for UnitFiles {
         Ok(Solution::from_words(words, len))
     }
 
-    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError> {
+    fn keeps_facts(&self) -> bool {
+        true
+    }
+
+    fn save(&self, unit: usize, values: &Solution, facts: &[(&'static str, u64)]) -> Result<(), TableError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        write::<UnitValues>(&self.path(unit), &self.key_of(unit), &[], values)
+        write::<UnitValues>(&self.path(unit), &self.key_of(unit), facts, values)
     }
 }

@@ -61,7 +61,12 @@ impl UnitStore for UnitsInMemory {
         Ok(Solution::from_words(words, len))
     }
 
-    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError> {
+    /// The table of all units keeps the game's own facts.
+    fn keeps_facts(&self) -> bool {
+        false
+    }
+
+    fn save(&self, unit: usize, values: &Solution, _: &[(&'static str, u64)]) -> Result<(), TableError> {
         let mut state = self.lock();
         let start = self.starts[unit];
         let words = state.0.words_mut();

@@ -27,6 +27,7 @@ use crate::game::{Expansion, Rules};
 use crate::progress::Progress;
 use crate::retrograde::{self, Solution, SolveError};
 use crate::table::TableError;
+use crate::value::Value;
 
 pub use self::files::{UnitFiles, UnitValues};
 pub use self::memory::UnitsInMemory;
@@ -78,6 +79,39 @@ pub trait Units: Rules {
     /// Calls `f(idx, parent)` for every non-terminal position of `unit`
     /// with a move to `pos` (of the same unit), once per such move.
     fn for_each_parent(&self, unit: usize, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
+
+    /// Figures about the solved `unit` that a store on disk keeps in its
+    /// header (beside the engine's own, see [`LONGEST_WIN`]), so that a
+    /// game's totals need no pass over every unit. None by default.
+    fn unit_facts(&self, unit: usize, values: &Solution) -> Vec<(&'static str, u64)> {
+        let _ = (unit, values);
+        Vec::new()
+    }
+}
+
+/// The fact naming a unit's longest win, in plies (absent without wins).
+pub const LONGEST_WIN: &str = "longest_win";
+/// The fact naming a unit's longest loss, in plies (absent without losses).
+pub const LONGEST_LOSS: &str = "longest_loss";
+
+/// The engine's facts about a unit's values: its longest win and loss.
+fn longest(values: &Solution) -> Vec<(&'static str, u64)> {
+    use rayon::prelude::*;
+    let (win, loss) = (0..values.len().div_ceil(1 << 16))
+        .into_par_iter()
+        .map(|piece| {
+            let (mut win, mut loss) = (None, None);
+            for idx in piece << 16..((piece + 1) << 16).min(values.len()) {
+                match values.get(idx).unpack() {
+                    Value::Win(d) => win = win.max(Some(d.0)),
+                    Value::Loss(d) => loss = loss.max(Some(d.0)),
+                    Value::Draw => {}
+                }
+            }
+            (win, loss)
+        })
+        .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+    [(LONGEST_WIN, win), (LONGEST_LOSS, loss)].into_iter().filter_map(|(name, d)| Some((name, u64::from(d?)))).collect()
 }
 
 /// Where solved units are kept.
@@ -96,12 +130,16 @@ pub trait UnitStore: Sync {
     /// [`TableError`] if it is missing, unreadable or not the unit asked for.
     fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError>;
 
-    /// Stores the values of `unit`, atomically.
+    /// Whether it keeps the facts of each unit (see [`Units::unit_facts`]):
+    /// if not, the solver does not compute them.
+    fn keeps_facts(&self) -> bool;
+
+    /// Stores the values of `unit` and its `facts`, atomically.
     ///
     /// # Errors
     ///
     /// [`TableError::Write`] if they cannot be written; nothing stored is lost.
-    fn save(&self, unit: usize, values: &Solution) -> Result<(), TableError>;
+    fn save(&self, unit: usize, values: &Solution, facts: &[(&'static str, u64)]) -> Result<(), TableError>;
 }
 
 /// Why a solve by units stopped.
@@ -210,7 +248,9 @@ fn solve_unit<G: Units>(
         .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
     let values = Arc::new(values);
     drop(dependencies);
-    store.save(number, &values)?;
+    let facts =
+        if store.keeps_facts() { [longest(&values), game.unit_facts(number, &values)].concat() } else { Vec::new() };
+    store.save(number, &values, &facts)?;
     kept.insert(number, values);
     Ok(held)
 }

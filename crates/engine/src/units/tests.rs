@@ -172,6 +172,14 @@ fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
     assert_eq!(every_value(&loaded), solve_naive(&game));
     let table = again.open(5).unwrap();
     assert_eq!(again.probe(&table, 7).unwrap(), solve_naive(&game)[5 * 3000 + 7]);
+    // Each unit's header keeps its longest win and loss.
+    let unit = &every_value(&loaded[5..6]);
+    let longest = |win: bool| {
+        unit.iter().filter(|v| matches!(v, Value::Win(_)) == win && **v != Value::Draw).filter_map(|v| v.plies()).max()
+    };
+    assert_eq!(table.header().fact(LONGEST_WIN), longest(true).map(|p| u64::from(p.0)));
+    assert_eq!(table.header().fact(LONGEST_LOSS), longest(false).map(|p| u64::from(p.0)));
+    assert!((0..40).any(|u| again.open(u).unwrap().header().fact(LONGEST_WIN).is_some()));
     // A unit file under another unit's name is refused.
     std::fs::copy(again.path(3), again.path(4)).unwrap();
     assert!(again.load(4, 3000).is_err());

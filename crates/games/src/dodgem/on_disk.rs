@@ -2,11 +2,27 @@
 //! solved a unit at a time into a directory and probed a block at a time.
 
 use solved_engine::table::TableKey;
-use solved_engine::units::{UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units};
-use solved_engine::{Progress, Table, TableError, TableStore, Tally, Value};
+use solved_engine::units::{
+    LONGEST_LOSS, LONGEST_WIN, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units,
+};
+use solved_engine::{Plies, Progress, Table, TableError, TableStore, Tally, Value};
 
-use super::{Dodgem, Move, Position};
+use super::summary::ZUGZWANGS;
+use super::{Dodgem, MissingFact, Move, Position};
 use crate::tables::Solvable;
+
+/// What the unit files of a board say about it as a whole (see
+/// [`Summary`](super::Summary) for one table).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct UnitFigures {
+    /// The longest win, if any.
+    pub longest_win: Option<Plies>,
+    /// The longest loss, if any.
+    pub longest_loss: Option<Plies>,
+    /// Car placements (with at least one car) that lose for whichever side
+    /// is to move.
+    pub mutual_zugzwang: u64,
+}
 
 /// The unit files of one board, open for probing.
 #[derive(Debug)]
@@ -57,6 +73,27 @@ impl DodgemUnits {
     /// What the units hold, Blue to move, one position per mirror pair.
     pub fn tally(&self) -> Tally {
         self.tables.iter().map(|t| t.header().tally).fold(Tally::default(), Tally::merge)
+    }
+
+    /// The longest win, the longest loss and the mutual zugzwangs over
+    /// every unit, from the facts each unit's header keeps.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingFact`] if a unit lacks the zugzwang count (a file written
+    /// by another build).
+    pub fn figures(&self) -> Result<UnitFigures, MissingFact> {
+        let longest = |name| self.tables.iter().filter_map(|t| t.header().fact(name)).max().map(|d| Plies(d as u16));
+        let zugzwangs = self
+            .tables
+            .iter()
+            .map(|t| t.header().fact(ZUGZWANGS).ok_or(MissingFact(ZUGZWANGS)))
+            .sum::<Result<u64, _>>()?;
+        Ok(UnitFigures {
+            longest_win: longest(LONGEST_WIN),
+            longest_loss: longest(LONGEST_LOSS),
+            mutual_zugzwang: zugzwangs,
+        })
     }
 
     /// The bytes the unit files take on disk.

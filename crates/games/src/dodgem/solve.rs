@@ -146,6 +146,10 @@ impl Units for Dodgem {
         Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
     }
 
+    fn unit_facts(&self, unit: usize, values: &Solution) -> Vec<(&'static str, u64)> {
+        vec![(super::summary::ZUGZWANGS, self.unit_zugzwangs(unit, values))]
+    }
+
     fn for_each_parent(&self, _: usize, pos: &Position, mut f: impl FnMut(u64, Position)) {
         // Parents have Red to move, so they are stored as their mirror
         // images: the Blue-to-move positions that reach this position's
@@ -184,6 +188,28 @@ impl Units for Dodgem {
 const KEPT_IN_MEMORY: u64 = 16 << 20;
 
 impl Dodgem {
+    /// The mutual zugzwangs of `unit` (see
+    /// [`mutual_zugzwangs`](Self::mutual_zugzwangs)): a position and its
+    /// other side to move are mirror images in the same unit.
+    fn unit_zugzwangs(&self, unit: usize, values: &Solution) -> u64 {
+        use rayon::prelude::*;
+        let len = values.len();
+        (0..len.div_ceil(1 << 16))
+            .into_par_iter()
+            .map(|piece| {
+                let mut count = 0;
+                self.for_each_in_unit(unit, piece << 16..((piece + 1) << 16).min(len), |idx, pos| {
+                    if matches!(values.get(idx).unpack(), Value::Loss(_)) && !pos.is_empty() {
+                        let (other, at) = Units::locate(self, &pos.with_turn(Player::Red));
+                        debug_assert_eq!(other, unit, "a position's other side to move is in its unit");
+                        count += u64::from(matches!(values.get(at).unpack(), Value::Loss(_)));
+                    }
+                });
+                count
+            })
+            .sum()
+    }
+
     /// Solves every unit in memory and puts them one after another: the
     /// table of a board up to [`MAX_FLAT_SIZE`].
     ///

@@ -34,7 +34,7 @@ pub struct Summary {
 pub struct MissingFact(pub &'static str);
 
 const REACHABLE: [&str; 4] = ["reachable", "reachable_wins", "reachable_losses", "reachable_draws"];
-const ZUGZWANGS: &str = "zugzwangs";
+pub(super) const ZUGZWANGS: &str = "zugzwangs";
 
 impl Dodgem {
     /// The value of `pos` in solved `values` of this game.
