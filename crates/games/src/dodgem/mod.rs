@@ -263,8 +263,9 @@ pub struct Dodgem {
     bottom_rank: u64,
     top_rank: u64,
     transpose: Arc<Transpose>,
-    /// The index of the solve by tiers, on boards up to [`MAX_FLAT_SIZE`].
-    index: Option<Arc<DodgemIndex>>,
+    /// The index of the solve by tiers, built on first use on boards up to
+    /// [`MAX_FLAT_SIZE`].
+    index: Arc<OnceLock<DodgemIndex>>,
     units: Arc<OnceLock<UnitIndex>>,
 }
 
@@ -289,7 +290,6 @@ impl Dodgem {
         let board = (1u64 << (n * n)) - 1;
         let first_file = (0..n).fold(0, |m, r| m | 1 << (r * n));
         let transpose = Arc::new(Transpose::new(size as u8));
-        let index = (size as u8 <= MAX_FLAT_SIZE).then(|| Arc::new(DodgemIndex::new(size as u8, transpose.clone())));
         Ok(Dodgem {
             size: size as u8,
             objective,
@@ -299,7 +299,7 @@ impl Dodgem {
             bottom_rank: (1 << n) - 1,
             top_rank: ((1 << n) - 1) << (n * (n - 1)),
             transpose,
-            index,
+            index: Arc::new(OnceLock::new()),
             units: Arc::new(OnceLock::new()),
         })
     }
@@ -317,7 +317,8 @@ impl Dodgem {
     /// The index the solve by tiers used, kept to check the solve by
     /// units; `None` past [`MAX_FLAT_SIZE`].
     pub fn positions(&self) -> Option<&DodgemIndex> {
-        self.index.as_deref()
+        (self.size <= MAX_FLAT_SIZE)
+            .then(|| self.index.get_or_init(|| DodgemIndex::new(self.size, self.transpose.clone())))
     }
 
     /// The index of this board's units, built on first use.
