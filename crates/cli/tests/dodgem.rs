@@ -172,3 +172,23 @@ fn a_solve_by_units_killed_midway_resumes_to_the_same_files() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn probe_and_play_read_unit_files_as_they_read_the_table() {
+    let solved = Solved::new();
+    let missing = solved.run(&["probe", "dodgem", "--size", "4", "--units"]);
+    missing.fails_with("units of Dodgem 4x4 are not solved yet");
+    solved.run(&["solve", "dodgem", "--size", "4", "--units"]);
+    // The start, a position after a few moves, and one with Red to move.
+    for moves in ["", "a2-a1", "a2-b2 c1-c2 a3-b3"] {
+        let args = ["probe", "dodgem", "--size", "4", "--moves", moves, "--json"];
+        let units = solved.run(&[&args[..], &["--units"]].concat()).json();
+        assert!(units["moves"].as_array().is_some_and(|m| !m.is_empty()), "{units}");
+        assert_eq!(units, solved.run(&args).json(), "after {moves:?}");
+    }
+    let game = ["play", "dodgem", "--size", "4", "--as", "red", "--seed", "5", "--hints"];
+    let by_units = solved.run_with_input(&[&game[..], &["--units"]].concat(), "hint\nquit\n");
+    assert_eq!(by_units.code, 0, "{}", by_units.stderr);
+    assert!(by_units.stdout.contains("moves (best first): "), "{}", by_units.stdout);
+    assert_eq!(by_units.stdout, solved.run_with_input(&game, "hint\nquit\n").stdout);
+}

@@ -27,6 +27,7 @@
     h("option", { value: "3", selected: true }, "3×3"),
     h("option", { value: "4" }, "4×4"),
     h("option", { value: "5" }, "5×5 (built on first use)"),
+    h("option", { value: "6" }, "6×6 (solved beforehand, hours)"),
   );
   const sideSelect = h(
     "select",
@@ -314,7 +315,9 @@
   function failed(error, request) {
     if (request.stale) return;
     request.finish();
-    status.show(`Error: ${error.message}`, true);
+    // A board the server will not solve on request says which command does.
+    const command = error instanceof ApiError && error.body.command;
+    status.show(`Error: ${error.message}.${command ? ` Solve it with \`${command}\`, then reload.` : ""}`, true);
   }
 
   async function load(position) {
@@ -372,7 +375,7 @@
     if (state.selected) select(state.selected);
   });
   const shared = new URLSearchParams(location.search);
-  if (["3", "4", "5"].includes(shared.get("size"))) sizeSelect.value = shared.get("size");
+  if (["3", "4", "5", "6"].includes(shared.get("size"))) sizeSelect.value = shared.get("size");
   if (["Blue", "Red"].includes(shared.get("side"))) sideSelect.value = shared.get("side");
   misereBox.checked = shared.get("misere") === "true";
   newGame((shared.get("moves") || "").split(",").filter(Boolean));

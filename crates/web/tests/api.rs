@@ -406,3 +406,34 @@ async fn tables_that_take_hours_are_left_to_the_command_line() {
     }
     assert!(std::fs::read_dir(server.store.dir()).unwrap().next().is_none(), "nothing was written");
 }
+
+#[tokio::test]
+async fn dodgem_6x6_is_left_to_the_command_line_until_its_units_are_solved() {
+    let server = server();
+    for path in ["probe", "summary"] {
+        let (status, body) = server.get(&format!("/api/dodgem/{path}?size=6")).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["command"], "solved solve dodgem --size 6");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.contains("3321 of its 3321 units are missing") && message.contains("hours"), "{message}");
+    }
+    assert!(std::fs::read_dir(server.store.dir()).unwrap().next().is_none(), "nothing was written");
+}
+
+#[tokio::test]
+async fn dodgem_solved_by_units_is_probed_from_its_unit_files() {
+    let server = server();
+    let game = Dodgem::new(4, Objective::Normal).unwrap();
+    game.solve_to_files(&game.unit_files(&server.store), 0, &Silent).unwrap();
+    let from_units = server.ok("/api/dodgem/probe?size=4&moves=a2-b2").await;
+    let summary = server.ok("/api/dodgem/summary?size=4").await;
+    assert!(!server.store.dir().join("dodgem-normal-4x4.tbl").exists(), "the units were read, not a table built");
+    let fresh = self::server();
+    let from_table = fresh.ok("/api/dodgem/probe?size=4&moves=a2-b2").await;
+    let strip = |mut body: Json| {
+        body.as_object_mut().unwrap().remove("choice");
+        body
+    };
+    assert_eq!(strip(from_units), strip(from_table));
+    assert_eq!(summary, fresh.ok("/api/dodgem/summary?size=4").await);
+}

@@ -2,13 +2,14 @@
 
 use std::fmt::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use solved_engine::table::Packed;
 use solved_engine::{Plies, Table, Value};
-use solved_games::dodgem::{self, Dodgem, Ending, Move, Objective, Player, Position, RecordMove, Square};
+use solved_games::dodgem::{self, Dodgem, DodgemValues, Ending, Move, Objective, Player, Position, RecordMove, Square};
 use solved_games::player::choose;
 use solved_games::registry::{Game, Kind, Operation, command_line};
 use solved_games::tables::{Provenance, Solvable};
@@ -39,14 +40,21 @@ pub(super) fn run(request: &Request) -> anyhow::Result<ExitCode> {
 
 fn table(request: &Request, game: &Dodgem) -> anyhow::Result<(Table<Packed>, Provenance)> {
     if game.size() > dodgem::MAX_FLAT_SIZE {
-        anyhow::bail!(
-            "Dodgem {0}x{0} is kept as unit files, which only `solved probe dodgem --size {0}` reads so far",
-            game.size()
-        );
+        anyhow::bail!("Dodgem {0}x{0} is kept as unit files, not as one table", game.size());
     }
     let command =
         (request.operation != Operation::Solve).then(|| command_line(Operation::Solve, &Game::Dodgem(game.clone())));
     open_table(request.config, dodgem::INFO.name, game, command)
+}
+
+/// The solved values of `game`: its table, built first if need be, or the
+/// unit files a solve must have made.
+fn values(request: &Request, game: &Dodgem) -> anyhow::Result<DodgemValues> {
+    Ok(if dodgem::reads_units(game, request.params)? {
+        DodgemValues::Units(Arc::new(open_units(request, game)?))
+    } else {
+        DodgemValues::Table(Arc::new(table(request, game)?.0))
+    })
 }
 
 fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
@@ -206,13 +214,8 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
 
 fn probe(request: &Request) -> anyhow::Result<ExitCode> {
     let (game, pos) = dodgem::probe_request(request.params)?;
-    let (value, moves) = if game.size() > dodgem::MAX_FLAT_SIZE {
-        let units = open_units(request, &game)?;
-        (units.value(&game, &pos)?, units.ranked_moves(&game, &pos)?)
-    } else {
-        let (table, _) = table(request, &game)?;
-        (game.probe(&table, &pos), game.ranked_moves(&pos, &table))
-    };
+    let values = values(request, &game)?;
+    let (value, moves) = (values.value(&game, &pos)?, values.ranked_moves(&game, &pos)?);
     if request.json {
         output::json(&ProbeJson::new(&pos, &pos.turn(), value, &moves))?;
         return Ok(ExitCode::SUCCESS);
@@ -313,16 +316,16 @@ fn play(request: &Request) -> anyhow::Result<ExitCode> {
     let game = Dodgem::from_params(params)?;
     let human = params.required("as", params.parsed::<Player>("as")?)?;
     let seed = params.number::<u64>("seed")?;
-    let (table, _) = table(request, &game)?;
+    let values = values(request, &game)?;
     let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-    let mut session = Session { game, table, human, rng };
+    let mut session = Session { game, values, human, rng };
     play::run(&mut session, params.flag("hints")?, std::io::stdin().lock())
 }
 
 /// A game against the perfect player.
 struct Session {
     game: Dodgem,
-    table: Table<Packed>,
+    values: DodgemValues,
     human: Player,
     rng: StdRng,
 }
@@ -347,7 +350,7 @@ impl Playable for Session {
     fn show(&self, pos: &Position, hints: bool, repeated: u32) -> anyhow::Result<String> {
         let mut text = board(pos);
         if repeated == 3 && !self.game.is_over(pos) {
-            let value = self.game.probe(&self.table, pos);
+            let value = self.values.value(&self.game, pos)?;
             let _ = writeln!(
                 text,
                 "This position has now occurred three times: with best play from here the game is {}.",
@@ -378,7 +381,7 @@ impl Playable for Session {
     }
 
     fn computer(&mut self, pos: &Position) -> anyhow::Result<(Position, String)> {
-        let ranked = self.game.ranked_moves(pos, &self.table);
+        let ranked = self.values.ranked_moves(&self.game, pos)?;
         let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
         let (m, value, child) = ranked[choose(&values, &mut self.rng).expect("the game is not over")];
         Ok((child, format!("{} plays {m} ({value})", pos.turn())))
@@ -386,7 +389,7 @@ impl Playable for Session {
 
     fn hints(&self, pos: &Position) -> anyhow::Result<String> {
         let hints: Vec<String> =
-            self.game.ranked_moves(pos, &self.table).iter().map(|(m, v, _)| format!("{m} {v}")).collect();
+            self.values.ranked_moves(&self.game, pos)?.iter().map(|(m, v, _)| format!("{m} {v}")).collect();
         Ok(format!("moves (best first): {}", hints.join(", ")))
     }
 

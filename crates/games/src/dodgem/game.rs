@@ -11,6 +11,8 @@ const GAME: [Field; 2] = [SIZE, MISERE];
 
 const UNITS: Field =
     Field::flag("units", "Keep the solve as unit files on disk, as boards past 5x5 always are").command_line_only();
+const READ_UNITS: Field =
+    Field::flag("units", "Read the unit files of a solve --units, as boards past 5x5 always are").command_line_only();
 const MEMORY: Field = Field::value(
     "memory",
     "GB",
@@ -44,6 +46,7 @@ pub const INFO: GameInfo = GameInfo {
                 MISERE,
                 POSITION,
                 MOVES,
+                READ_UNITS,
             ],
         },
         Supported {
@@ -51,7 +54,11 @@ pub const INFO: GameInfo = GameInfo {
             about: "Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached)",
             fields: &[],
         },
-        Supported { operation: Operation::Play, about: "Dodgem", fields: &[SIZE, MISERE, SIDE, HINTS, SEED] },
+        Supported {
+            operation: Operation::Play,
+            about: "Dodgem",
+            fields: &[SIZE, MISERE, SIDE, HINTS, SEED, READ_UNITS],
+        },
         Supported { operation: Operation::Bench, about: "Dodgem", fields: &[SIZE, MISERE, THREAD_COUNTS] },
     ],
 };
@@ -141,6 +148,16 @@ pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, Param
     }
     let on_disk = params.flag(UNITS.name)? || game.size > super::MAX_FLAT_SIZE;
     Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64 })
+}
+
+/// Whether a probe or a game of `game` reads unit files rather than one
+/// table: boards past [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE) always do.
+///
+/// # Errors
+///
+/// [`ParamError`] for a `--units` that is not a flag.
+pub fn reads_units(game: &Dodgem, params: &Params) -> Result<bool, ParamError> {
+    Ok(params.flag(READ_UNITS.name)? || game.size > super::MAX_FLAT_SIZE)
 }
 
 /// The game and the position a probe asks about: `position` (or the start

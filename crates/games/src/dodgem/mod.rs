@@ -26,11 +26,11 @@ use std::sync::{Arc, OnceLock};
 use solved_engine::{Plies, Value, bits};
 
 pub use self::claims::{RecordMove, check_size, verify};
-pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, unit_options};
+pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, reads_units, unit_options};
 pub use self::index::DodgemIndex;
 use self::mirror::Transpose;
 pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
-pub use self::on_disk::{DodgemUnits, UnitFigures};
+pub use self::on_disk::{DodgemUnits, DodgemValues, UnitFigures};
 pub use self::solve::EveryPosition;
 pub use self::summary::{MissingFact, Summary};
 pub use self::tiers::{ByTiers, same_values};

@@ -1,7 +1,9 @@
 //! Dodgem kept as unit files: the boards too large for one table (6×6),
 //! solved a unit at a time into a directory and probed a block at a time.
 
-use solved_engine::table::TableKey;
+use std::sync::Arc;
+
+use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{
     LONGEST_LOSS, LONGEST_WIN, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units,
 };
@@ -128,5 +130,42 @@ impl DodgemUnits {
             .collect::<Result<Vec<_>, TableError>>()?;
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         Ok(moves)
+    }
+}
+
+/// Where a board's solved values are read from: its one table (boards up
+/// to [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE)) or its unit files.
+#[derive(Clone, Debug)]
+pub enum DodgemValues {
+    /// One table, in memory.
+    Table(Arc<Table<Packed>>),
+    /// Unit files, read a block at a time.
+    Units(Arc<DodgemUnits>),
+}
+
+impl DodgemValues {
+    /// The value of `pos` for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if a unit's block cannot be read or is corrupt.
+    pub fn value(&self, game: &Dodgem, pos: &Position) -> Result<Value, TableError> {
+        match self {
+            DodgemValues::Table(table) => Ok(game.probe(&**table, pos)),
+            DodgemValues::Units(units) => units.value(game, pos),
+        }
+    }
+
+    /// Every legal move at `pos` with its value for the mover and the
+    /// position it leads to, best first.
+    ///
+    /// # Errors
+    ///
+    /// As for [`value`](Self::value).
+    pub fn ranked_moves(&self, game: &Dodgem, pos: &Position) -> Result<Vec<(Move, Value, Position)>, TableError> {
+        match self {
+            DodgemValues::Table(table) => Ok(game.ranked_moves(pos, &**table)),
+            DodgemValues::Units(units) => units.ranked_moves(game, pos),
+        }
     }
 }

@@ -8,11 +8,11 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
-use solved_engine::table::Packed;
-use solved_engine::{Table, Value};
-use solved_games::dodgem::{self, Destination, Dodgem, Player, Position};
+use solved_engine::Value;
+use solved_games::dodgem::{self, Destination, Dodgem, DodgemUnits, DodgemValues, Player, Position};
 use solved_games::player::choose;
 use solved_games::registry::{Game, Operation, command_line};
+use solved_games::tables::Solvable;
 
 use super::{BuildingJson, MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
@@ -44,13 +44,49 @@ struct ProbeJson {
     choice: Option<String>,
 }
 
-/// The table of `game`, or the answer saying how far building it has got.
-fn table(state: &Shared, game: &Dodgem) -> Result<Result<Arc<Table<Packed>>, Response>, ApiError> {
-    Ok(match state.table(game, || command_line(Operation::Solve, &Game::Dodgem(game.clone())))? {
-        Availability::Ready(table) => Ok(table),
+/// The solved values of `game`, or the answer saying how far building its
+/// table has got.
+fn values(state: &Shared, game: &Dodgem) -> Result<Result<DodgemValues, Response>, ApiError> {
+    let command = || command_line(Operation::Solve, &Game::Dodgem(game.clone()));
+    // A board solved with `--units` is read from its unit files.
+    if game.size() > dodgem::MAX_FLAT_SIZE || game.unit_files(state.store()).dir().is_dir() {
+        return Ok(Ok(DodgemValues::Units(units(state, game, command)?)));
+    }
+    Ok(match state.table(game, command)? {
+        Availability::Ready(table) => Ok(DodgemValues::Table(table)),
         Availability::Building { phase, done } => {
             Err(BuildingJson::new(&Game::Dodgem(game.clone()), phase, done).into_response())
         }
+    })
+}
+
+/// The unit files of a board. Never solved on request: past one table that
+/// takes hours, which `solved solve` spends resuming from what it wrote.
+fn units(state: &Shared, game: &Dodgem, command: impl FnOnce() -> String) -> Result<Arc<DodgemUnits>, ApiError> {
+    let files = game.unit_files(state.store());
+    let count = game.unit_index().units().len();
+    let missing = (0..count).filter(|&u| !files.path(u).exists()).count();
+    // What stays loaded is each unit's header and block list: the values
+    // are read a block at a time.
+    let opened = state.load(
+        files.dir().to_path_buf(),
+        |_| 0,
+        |store| {
+            if missing > 0 { Ok(None) } else { DodgemUnits::open(game, store).map(Some) }
+        },
+    )?;
+    opened.ok_or_else(|| {
+        let cost = game.cost();
+        ApiError::not_built(
+            format!(
+                "Dodgem {0}x{0} ({1}) has not been solved on this server ({missing} of its {count} units are missing); \
+                 the solve takes about {2:.0} hours on two cores and resumes where it stopped",
+                game.size(),
+                game.objective().id(),
+                cost.seconds / 3600.0
+            ),
+            command(),
+        )
     })
 }
 
@@ -71,12 +107,13 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response,
     let params = params(query, &dodgem::INFO, Operation::Probe)?;
     let (game, pos) = dodgem::probe_request(&params)?;
     blocking(move || {
-        let table = match table(&state, &game)? {
-            Ok(table) => table,
+        let values = match values(&state, &game)? {
+            Ok(values) => values,
             Err(building) => return Ok(building),
         };
-        let value = game.probe(&*table, &pos);
-        let ranked = game.ranked_moves(&pos, &*table);
+        let unreadable = |e: solved_engine::TableError| ApiError::internal(&e);
+        let value = values.value(&game, &pos).map_err(unreadable)?;
+        let ranked = values.ranked_moves(&game, &pos).map_err(unreadable)?;
         let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
         let choice = choose(&values, &mut rand::rng()).map(|i| ranked[i].0.to_string());
         let moves = ranked
@@ -123,23 +160,40 @@ async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Respons
     let params = params(query, &dodgem::INFO, Operation::Solve)?;
     let game = Dodgem::from_params(&params)?;
     blocking(move || {
-        let table = match table(&state, &game)? {
-            Ok(table) => table,
+        let summary = match values(&state, &game)? {
+            Ok(DodgemValues::Table(table)) => {
+                let summary = game.summary(&table).map_err(|e| ApiError::internal(&e))?;
+                SummaryJson {
+                    size: game.size(),
+                    variant: game.objective().id(),
+                    positions: summary.all.positions(),
+                    wins: summary.all.wins,
+                    losses: summary.all.losses,
+                    draws: summary.all.draws,
+                    start: summary.start,
+                    max_win_distance: summary.longest_win.map(|p| p.0),
+                    max_loss_distance: summary.longest_loss.map(|p| p.0),
+                }
+            }
+            Ok(DodgemValues::Units(units)) => {
+                // A unit holds one of each mirror pair, Blue to move.
+                let tally = units.tally();
+                let figures = units.figures().map_err(|e| ApiError::internal(&e))?;
+                SummaryJson {
+                    size: game.size(),
+                    variant: game.objective().id(),
+                    positions: 2 * tally.positions(),
+                    wins: 2 * tally.wins,
+                    losses: 2 * tally.losses,
+                    draws: 2 * tally.draws,
+                    start: units.value(&game, &game.start()).map_err(|e| ApiError::internal(&e))?,
+                    max_win_distance: figures.longest_win.map(|p| p.0),
+                    max_loss_distance: figures.longest_loss.map(|p| p.0),
+                }
+            }
             Err(building) => return Ok(building),
         };
-        let summary = game.summary(&table).map_err(|e| ApiError::internal(&e))?;
-        Ok(Json(SummaryJson {
-            size: game.size(),
-            variant: game.objective().id(),
-            positions: summary.all.positions(),
-            wins: summary.all.wins,
-            losses: summary.all.losses,
-            draws: summary.all.draws,
-            start: summary.start,
-            max_win_distance: summary.longest_win.map(|p| p.0),
-            max_loss_distance: summary.longest_loss.map(|p| p.0),
-        })
-        .into_response())
+        Ok(Json(summary).into_response())
     })
     .await
 }
