@@ -48,6 +48,7 @@ pub struct DodgemUnitsJson {
     pub wins: u64,
     pub losses: u64,
     pub draws: u64,
+    pub reachable: TallyJson,
     pub start: Value,
     pub max_win_distance: Option<u16>,
     pub max_loss_distance: Option<u16>,

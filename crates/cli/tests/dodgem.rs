@@ -132,7 +132,7 @@ fn a_solve_by_units_killed_midway_resumes_to_the_same_files() {
     assert_eq!((report["positions"].as_u64(), report["units"].as_u64()), (Some(555_986), Some(253)));
     assert_eq!(report["start"], json!({"value": "draw", "distance": null}));
     let flat = whole.run(&["solve", "dodgem", "--size", "4", "--json"]).json();
-    for key in ["wins", "losses", "draws", "max_win_distance", "max_loss_distance", "mutual_zugzwang"] {
+    for key in ["wins", "losses", "draws", "reachable", "max_win_distance", "max_loss_distance", "mutual_zugzwang"] {
         assert_eq!(report[key], flat[key], "{key}");
     }
     let killed = Solved::new();

@@ -15,6 +15,13 @@ pub struct PositionSet {
 }
 
 impl PositionSet {
+    /// The set whose members are the bits of `words`, position `64 i + b`
+    /// at bit `b` of word `i`.
+    pub(crate) fn from_words(words: Vec<u64>) -> PositionSet {
+        let len = words.iter().map(|w| u64::from(w.count_ones())).sum();
+        PositionSet { words, len }
+    }
+
     /// Whether `idx` is in the set.
     pub fn contains(&self, idx: u64) -> bool {
         self.words.get((idx / 64) as usize).is_some_and(|w| w >> (idx % 64) & 1 == 1)

@@ -148,6 +148,9 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
     };
     #[cfg(not(feature = "mpi"))]
     let report = game.solve_to_files(&files, budget, &bar).with_context(failed)?;
+    let reachable = game.reachable_by_units(&files, &bar).with_context(|| {
+        format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
+    })?;
     drop(bar);
     let units = dodgem::DodgemUnits::open(game, &request.config.store)?;
     let tally = units.tally();
@@ -164,6 +167,7 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
             wins: 2 * tally.wins,
             losses: 2 * tally.losses,
             draws: 2 * tally.draws,
+            reachable: reachable.into(),
             start,
             max_win_distance: figures.longest_win.map(|p| p.0),
             max_loss_distance: figures.longest_loss.map(|p| p.0),
@@ -194,6 +198,13 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
         thousands(2 * tally.wins),
         thousands(2 * tally.losses),
         thousands(2 * tally.draws),
+    ]);
+    rows.push(vec![
+        "reachable from the start".into(),
+        thousands(reachable.positions()),
+        thousands(reachable.wins),
+        thousands(reachable.losses),
+        thousands(reachable.draws),
     ]);
     text.push_str(&columns(&rows));
     writeln!(text, "start position: {start} ({})", describe(start))?;

@@ -55,6 +55,21 @@ impl Checkpoint {
     ///
     /// [`TableError::Write`] if the file cannot be written.
     pub fn save(&self, state: &[u8], words: &[AtomicU64]) -> Result<(), TableError> {
+        self.save_from(state, words.len() as u64, words.iter())
+    }
+
+    /// The same, the `count` working words taken from `words` in order:
+    /// for words kept in several pieces.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Write`] if the file cannot be written.
+    pub fn save_from<'a>(
+        &self,
+        state: &[u8],
+        count: u64,
+        words: impl Iterator<Item = &'a AtomicU64>,
+    ) -> Result<(), TableError> {
         let dir = self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|source| TableError::Write { path: self.path.clone(), source })?;
         let header = Header { key: self.key.clone(), encoding: WORKING, tally: Tally::default(), facts: Vec::new() };
@@ -68,15 +83,19 @@ impl Checkpoint {
             put(&header.to_bytes())?;
             put(&(state.len() as u64).to_le_bytes())?;
             put(state)?;
-            put(&(words.len() as u64).to_le_bytes())?;
+            put(&count.to_le_bytes())?;
             let mut buffer = Vec::with_capacity(1 << 20);
-            for chunk in words.chunks(1 << 17) {
-                buffer.clear();
-                for word in chunk {
-                    buffer.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+            let mut written = 0;
+            for word in words {
+                buffer.extend_from_slice(&word.load(Relaxed).to_le_bytes());
+                written += 1;
+                if buffer.len() == buffer.capacity() {
+                    put(&buffer)?;
+                    buffer.clear();
                 }
-                put(&buffer)?;
             }
+            put(&buffer)?;
+            assert_eq!(written, count, "as many words as the checkpoint says");
             out.write_all(&digest.finalize().to_le_bytes())
         })
     }
@@ -90,6 +109,27 @@ impl Checkpoint {
     /// number of words, or fails its checksum is an error: it is never
     /// silently discarded.
     pub fn load(&self, words: u64) -> Result<Option<Saved>, TableError> {
+        self.load_checked(Some(words))
+    }
+
+    /// The saved state and however many working words were saved, or
+    /// `None` if there is no checkpoint: for a solver whose state says how
+    /// its words are to be read.
+    ///
+    /// # Errors
+    ///
+    /// As for [`load`](Self::load).
+    pub fn load_any(&self) -> Result<Option<Saved>, TableError> {
+        self.load_checked(None)
+    }
+
+    /// The error that refuses this checkpoint for a state its checksum
+    /// accepted but its solver cannot use.
+    pub fn refuse(&self, reason: &str) -> TableError {
+        TableError::Invalid { path: self.path.clone(), source: FormatError::Content { reason: reason.into() } }
+    }
+
+    fn load_checked(&self, words: Option<u64>) -> Result<Option<Saved>, TableError> {
         let read_error = |source| TableError::Read { path: self.path.clone(), source };
         let invalid = |source| TableError::Invalid { path: self.path.clone(), source };
         let Some((file, file_len)) = file::open_regular(&self.path)? else { return Ok(None) };
@@ -116,8 +156,11 @@ impl Checkpoint {
         let state_len = number(take(8)?);
         let state = take(state_len)?;
         let count = number(take(8)?);
-        if count != words {
+        if let Some(words) = words.filter(|&w| w != count) {
             return Err(invalid(FormatError::Length { expected: words, found: count }));
+        }
+        if count.saturating_mul(8) > file_len {
+            return Err(invalid(FormatError::Length { expected: count.saturating_mul(8), found: file_len }));
         }
         let mut loaded = Vec::with_capacity(count as usize);
         let mut left = count;

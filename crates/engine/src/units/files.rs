@@ -8,14 +8,17 @@
 //! unit.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
-use super::UnitStore;
+use super::{ReachCheckpoint, UnitStore};
 use crate::packed::PackedValue;
 use crate::retrograde::Solution;
 use crate::table::blocks::BLOCK_LEN;
-use crate::table::{BuildLock, Encoding, Packed, Payload, Table, TableError, TableKey, remove_temporaries, write};
+use crate::table::{
+    BuildLock, Checkpoint, Encoding, Packed, Payload, Table, TableError, TableKey, remove_temporaries, write,
+};
 use crate::tally::Tally;
 use crate::value::Value;
 
@@ -23,6 +26,11 @@ use crate::value::Value;
 /// [`write`]: `.NAME.` for `NAME`); the unit files themselves are
 /// `unit-NNNNN.unit.tbl`.
 const UNIT_PREFIX: &str = ".unit-";
+
+/// The checkpoint of a walk from the start over the units (see
+/// [`reach_by_units`](super::reach_by_units)), which a finished walk leaves
+/// its counts in.
+const WALK_FILE: &str = "reachable.ckpt";
 
 /// One [`PackedValue`] byte per position of a unit, compressed in blocks.
 #[derive(Copy, Clone, Debug)]
@@ -90,7 +98,15 @@ impl UnitFiles {
     pub fn lock(&self, waiting: impl FnOnce()) -> Result<BuildLock, TableError> {
         let lock = BuildLock::take(&self.dir.join(".lock"), waiting)?;
         remove_temporaries(&self.dir, UNIT_PREFIX)?;
+        remove_temporaries(&self.dir, &format!(".{WALK_FILE}."))?;
         Ok(lock)
+    }
+
+    /// Where a walk from the start over these units saves its progress,
+    /// at least `every` so often.
+    pub fn walk_checkpoint(&self, every: Duration) -> ReachCheckpoint {
+        let key = TableKey { size: format!("{}:REACHABLE", self.key.size), ..self.key.clone() };
+        ReachCheckpoint { file: Checkpoint::new(self.dir.join(WALK_FILE), key), every }
     }
 
     /// The table of `unit`, for probing a block at a time.

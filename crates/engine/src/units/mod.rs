@@ -20,6 +20,7 @@ mod memory;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod one;
+mod reach;
 
 use std::sync::Arc;
 
@@ -34,6 +35,7 @@ pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;
 use self::one::{DependencyValues, OneUnit};
+pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, reach_by_units};
 
 /// Positions of a unit are numbered below this, so that the solver can
 /// tell a unit's own positions from those of its dependencies by their

@@ -184,3 +184,126 @@ fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
     std::fs::copy(again.path(3), again.path(4)).unwrap();
     assert!(again.load(4, 3000).is_err());
 }
+
+/// A game for walks forward: like [`Toy`], but with moves inside a heap
+/// that reach only some of its phases, so that much of it is never reached.
+struct Walker {
+    heaps: u64,
+    phases: u64,
+}
+
+impl Rules for Walker {
+    type Position = (u64, u64);
+
+    fn terminal_value(&self, pos: &(u64, u64)) -> Option<Value> {
+        (pos.0 == 0 || pos.1 == 1).then_some(Value::Loss(Plies(0)))
+    }
+
+    fn for_each_child(&self, &(h, p): &(u64, u64), mut f: impl FnMut((u64, u64))) {
+        f((h, (p * p + 1) % self.phases));
+        if p % 7 == 0 {
+            f((h, (p + 3) % self.phases));
+        }
+        if p % 6 == 0 {
+            f((h - 1, (3 * p + 1) % self.phases));
+        }
+        if p % 10 == 0 && h >= 2 {
+            f((h - 2, p / 2));
+        }
+    }
+}
+
+impl DenseIndex for Walker {
+    fn position_count(&self) -> u64 {
+        self.heaps * self.phases
+    }
+
+    fn index(&self, pos: &(u64, u64)) -> u64 {
+        pos.0 * self.phases + pos.1
+    }
+
+    fn unindex(&self, idx: u64) -> (u64, u64) {
+        (idx / self.phases, idx % self.phases)
+    }
+}
+
+impl ForwardUnits for Walker {
+    fn units(&self) -> Vec<Unit> {
+        (0..self.heaps)
+            .map(|h| Unit { len: self.phases, depends_on: (h.saturating_sub(2)..h).map(|d| d as usize).collect() })
+            .collect()
+    }
+
+    fn locate(&self, pos: &(u64, u64)) -> (usize, u64) {
+        (pos.0 as usize, pos.1)
+    }
+
+    fn for_each_in_unit(&self, unit: usize, range: std::ops::Range<u64>, mut f: impl FnMut(u64, (u64, u64))) {
+        for p in range {
+            f(p, (unit as u64, p));
+        }
+    }
+}
+
+/// Walks `game` from its start, a unit at a time, returning every position
+/// reached (by index) and the counts: positions, and the sum of their units.
+fn walk(
+    game: &Walker,
+    checkpoint: Option<&ReachCheckpoint>,
+    progress: &dyn Progress,
+) -> (Vec<u64>, Result<Vec<u64>, ReachError>) {
+    let mut found = Vec::new();
+    let counts = reach_by_units(game, &(game.heaps - 1, 5), 2, checkpoint, progress, |unit, set| {
+        found.extend(set.par_fold(
+            Vec::new,
+            |mut v, i| {
+                v.push(unit as u64 * game.phases + i);
+                v
+            },
+            |a, b| [a, b].concat(),
+        ));
+        Ok(vec![set.len(), unit as u64 * set.len()])
+    });
+    found.sort_unstable();
+    (found, counts)
+}
+
+#[test]
+fn a_walk_by_units_reaches_what_a_walk_over_one_set_does() {
+    let game = Walker { heaps: 30, phases: 4099 };
+    let truth = crate::reachable::reachable(&game, &(29, 5), &Silent).unwrap();
+    let (found, counts) = walk(&game, None, &Silent);
+    let expected: Vec<u64> = (0..game.position_count()).filter(|&i| truth.contains(i)).collect();
+    // About half of it.
+    assert!(expected.len() > 1000 && (expected.len() as u64) < game.position_count() * 6 / 10, "{}", expected.len());
+    assert_eq!(found, expected);
+    let by_unit: u64 = expected.iter().map(|i| i / game.phases).sum();
+    assert_eq!(counts.unwrap(), [expected.len() as u64, by_unit]);
+}
+
+#[test]
+fn an_interrupted_walk_by_units_resumes_from_its_checkpoint() {
+    let game = Walker { heaps: 30, phases: 4099 };
+    let whole = walk(&game, None, &Silent).1.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = ReachCheckpoint {
+        file: crate::table::Checkpoint::new(dir.path().join("walk"), key()),
+        every: std::time::Duration::ZERO,
+    };
+    // Stopped in unit 29 - 11, after eleven whole units.
+    let stop = StopAfter { after: 4099 * 11, seen: AtomicU64::new(0) };
+    let (_, stopped) = walk(&game, Some(&checkpoint), &stop);
+    assert!(matches!(stopped, Err(ReachError::Interrupted(_))), "{stopped:?}");
+    let (found, resumed) = walk(&game, Some(&checkpoint), &Silent);
+    assert_eq!(resumed.unwrap(), whole);
+    // The units walked before are not walked again; the one stopped in is.
+    assert_eq!(found.iter().map(|&i| i / game.phases).max(), Some(29 - 11));
+    // Finished, the checkpoint keeps the counts: nothing is walked again.
+    let (found, again) = walk(&game, Some(&checkpoint), &Silent);
+    assert!(found.is_empty());
+    assert_eq!(again.unwrap(), whole);
+    // A checkpoint of other units is refused, not overwritten.
+    let other = Walker { heaps: 31, phases: 4099 };
+    let refused = reach_by_units(&other, &(30, 5), 2, Some(&checkpoint), &Silent, |_, _| Ok(vec![0, 0]));
+    assert!(matches!(refused, Err(ReachError::Store(_))), "{refused:?}");
+}

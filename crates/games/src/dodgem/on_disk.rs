@@ -4,13 +4,16 @@
 use std::sync::Arc;
 
 use solved_engine::table::{Packed, TableKey};
+use std::time::Duration;
+
 use solved_engine::units::{
-    LONGEST_LOSS, LONGEST_WIN, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitValues, Units,
+    LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitValues,
+    Units, reach_by_units,
 };
 use solved_engine::{Plies, Progress, Table, TableError, TableStore, Tally, Value};
 
 use super::summary::ZUGZWANGS;
-use super::{Dodgem, MissingFact, Move, Position};
+use super::{Dodgem, EveryPosition, MissingFact, Move, Position};
 use crate::tables::Solvable;
 
 /// What the unit files of a board say about it as a whole (see
@@ -56,6 +59,46 @@ impl Dodgem {
         progress: &dyn Progress,
     ) -> Result<UnitReport, UnitSolveError> {
         UnitSolver::new(budget).solve(self, files, progress)
+    }
+}
+
+/// How often a walk over the units saves where it is. On 6×6 a save
+/// writes the marks left on the units still to walk, gigabytes at times.
+const WALK_SAVED_EVERY: Duration = Duration::from_secs(600);
+
+impl Dodgem {
+    /// The positions reachable from the start (either side to move), by
+    /// their values in the solved unit `files`, walked a unit at a time
+    /// (see [`reach_by_units`]): resumed from where an earlier walk
+    /// stopped, or read from the one that finished.
+    ///
+    /// # Errors
+    ///
+    /// [`ReachError`] if it is interrupted (having saved where it is), or
+    /// a unit or the checkpoint cannot be read or written.
+    pub fn reachable_by_units(&self, files: &UnitFiles, progress: &dyn Progress) -> Result<Tally, ReachError> {
+        let units = self.unit_index().units();
+        let counted = reach_by_units(
+            &EveryPosition(self),
+            &self.start(),
+            3,
+            Some(&files.walk_checkpoint(WALK_SAVED_EVERY)),
+            progress,
+            |unit, reached| {
+                let values = files.load(unit, units[unit].len)?;
+                // Both sides to move have the stored position's value.
+                let tally = reached.par_fold(
+                    Tally::default,
+                    |mut tally, idx| {
+                        tally.add(values.get(idx / 2).unpack());
+                        tally
+                    },
+                    Tally::merge,
+                );
+                Ok(vec![tally.wins, tally.losses, tally.draws])
+            },
+        )?;
+        Ok(Tally { wins: counted[0], losses: counted[1], draws: counted[2] })
     }
 }
 

@@ -8,10 +8,10 @@
 use std::ops::Range;
 
 use solved_engine::table::{Packed, TableKey};
-use solved_engine::units::{Unit, UnitSolver, Units, UnitsInMemory};
+use solved_engine::units::{ForwardUnits, Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
-use super::{Dodgem, MAX_FLAT_SIZE, Player, Position};
+use super::{Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
 use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the layout of positions in a table, recorded in table
@@ -86,6 +86,43 @@ impl DenseIndex for EveryPosition<'_> {
     }
 }
 
+/// Both sides to move, unit by unit: position `2i` of a unit is its stored
+/// position `i` (Blue to move), `2i + 1` that position's mirror image, as
+/// for the whole board.
+impl ForwardUnits for EveryPosition<'_> {
+    fn units(&self) -> Vec<Unit> {
+        let units = self.0.unit_index().units().iter();
+        units.map(|u| Unit { len: 2 * u.len, depends_on: u.depends_on.clone() }).collect()
+    }
+
+    fn locate(&self, pos: &Position) -> (usize, u64) {
+        let (unit, idx) = Units::locate(self.0, pos);
+        (unit, 2 * idx + pos.turn as u64)
+    }
+
+    fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        self.0.for_each_in_unit(unit, range.start / 2..range.end.div_ceil(2), |idx, pos| {
+            if range.contains(&(2 * idx)) {
+                f(2 * idx, pos);
+            }
+            if range.contains(&(2 * idx + 1)) {
+                f(2 * idx + 1, self.0.mirror(&pos));
+            }
+        });
+    }
+
+    fn for_each_child_located(&self, pos: &Position, mut f: impl FnMut(usize, u64)) {
+        // The children of a Red-to-move position are the mirror images of
+        // those of its mirror image: the same stored positions, other side.
+        let (stored, turn) = match pos.turn {
+            Player::Blue => (*pos, Player::Red),
+            Player::Red => (self.0.mirror(pos), Player::Blue),
+        };
+        let steps = self.0.steps(&stored, Player::Blue);
+        self.0.for_each_stored_child(&stored, &steps, true, |unit, idx| f(unit, 2 * idx + turn as u64));
+    }
+}
+
 impl Units for Dodgem {
     fn units(&self) -> Vec<Unit> {
         self.unit_index().units().to_vec()
@@ -118,31 +155,8 @@ impl Units for Dodgem {
         }
         debug_assert_eq!(pos.turn, Player::Blue, "units hold Blue-to-move positions");
         let steps = self.steps(pos, Player::Blue);
-        let [right, up, down] = steps.targets;
-        // Forward moves and cars leaving go to other units. A child has Red
-        // to move, so it is found as its mirror image: Red's cars reflected
-        // (the same for every child) become Blue's, and the moved car's
-        // reflection changes Red's.
-        let units = self.unit_index();
-        let key = units.key(pos.cars);
-        let blue = units.blue_part(self.transpose.apply(pos.cars.red));
-        let red = self.transpose.apply(pos.cars.blue);
-        if right != 0 {
-            let half = units.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
-            for target in bits(right) {
-                let moved = red & !self.transpose.square(target - 1) | self.transpose.square(target);
-                let (unit, idx) = units.locate_in(half, &blue, moved);
-                earlier_child(unit, idx);
-            }
-        }
-        if steps.exits != 0 {
-            let leaving = key.after_leaving(self.size - 1).and_then(|k| units.half_of(k));
-            let half = leaving.expect("a car leaving has a unit to go to");
-            for exit in bits(steps.exits) {
-                let (unit, idx) = units.locate_in(half, &blue, red & !self.transpose.square(exit));
-                earlier_child(unit, idx);
-            }
-        }
+        let [_, up, down] = steps.targets;
+        self.for_each_stored_child(pos, &steps, false, &mut earlier_child);
         Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
     }
 
@@ -178,6 +192,53 @@ impl Units for Dodgem {
                 parent.cars.blue = (cars & !(1 << target)) | 1 << source;
                 let (_, idx) = units.locate_in(half, &units.blue_part(parent.cars.blue), parent.cars.red);
                 f(idx, parent);
+            }
+        }
+    }
+}
+
+impl Dodgem {
+    /// Calls `f(unit, idx)` for every child of the Blue-to-move `pos` by a
+    /// forward move or a car leaving, and if `sideways` by a move up or down
+    /// too, each child found as its stored mirror image.
+    ///
+    /// A child has Red to move, so it is found as its mirror image: Red's
+    /// cars reflected (the same for every child) become Blue's, and the
+    /// moved car's reflection changes Red's.
+    fn for_each_stored_child(&self, pos: &Position, steps: &Steps, sideways: bool, mut f: impl FnMut(usize, u64)) {
+        let [right, up, down] = steps.targets;
+        let units = self.unit_index();
+        let key = units.key(pos.cars);
+        let blue = units.blue_part(self.transpose.apply(pos.cars.red));
+        let red = self.transpose.apply(pos.cars.blue);
+        let mut child = |half, source: u32, target: Option<u32>| {
+            let moved = red & !self.transpose.square(source) | target.map_or(0, |t| self.transpose.square(t));
+            let (unit, idx) = units.locate_in(half, &blue, moved);
+            f(unit, idx);
+        };
+        if right != 0 {
+            let half = units.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
+            for target in bits(right) {
+                child(half, target - 1, Some(target));
+            }
+        }
+        if steps.exits != 0 {
+            let leaving = key.after_leaving(self.size - 1).and_then(|k| units.half_of(k));
+            let half = leaving.expect("a car leaving has a unit to go to");
+            for exit in bits(steps.exits) {
+                child(half, exit, None);
+            }
+        }
+        if sideways && up | down != 0 {
+            // Moves up and down keep the sums: the child's mirror image is
+            // in the mirror half.
+            let half = units.half_of(key.mirror()).expect("a position's key has its half");
+            let n = u32::from(self.size);
+            for target in bits(up) {
+                child(half, target - n, Some(target));
+            }
+            for target in bits(down) {
+                child(half, target + n, Some(target));
             }
         }
     }

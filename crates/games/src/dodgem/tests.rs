@@ -546,3 +546,21 @@ fn a_table_built_by_another_process_meanwhile_is_loaded_not_built_again() {
     assert!(notes[0].starts_with("waiting for another process"), "{notes:?}");
     assert!(notes[1].contains("which the other process built"), "{notes:?}");
 }
+
+#[test]
+fn reachable_positions_walked_by_units_are_those_of_one_walk_over_the_board() {
+    for game in all_games() {
+        let values = solved(&game);
+        let every = EveryPosition(&game);
+        let truth = solved_engine::reachable(&every, &game.start(), &Silent).unwrap();
+        let mut expected = solved_engine::Tally::default();
+        (0..every.position_count()).filter(|&i| truth.contains(i)).for_each(|i| expected.add(values[i as usize]));
+        let dir = tempfile::tempdir().unwrap();
+        let files = game.unit_files(&solved_engine::TableStore::new(dir.path()));
+        game.solve_to_files(&files, 0, &Silent).unwrap();
+        assert_eq!(game.reachable_by_units(&files, &Silent).unwrap(), expected, "{}x{}", game.size, game.size);
+        // The finished walk is read back, not walked again.
+        assert!(files.dir().join("reachable.ckpt").is_file());
+        assert_eq!(game.reachable_by_units(&files, &Silent).unwrap(), expected);
+    }
+}

@@ -1,0 +1,263 @@
+//! The positions reachable from a start, found unit by unit: for a game
+//! whose set of positions is too large for one bit set in memory.
+//!
+//! Moves lead into a unit itself or into units solved before it, so a walk
+//! forward from the start takes the units in the opposite order: when a
+//! unit's turn comes, every unit with moves into it has been walked, and
+//! the marks they left on it are complete. The unit's own moves are then
+//! followed until nothing new is found, its moves into earlier units leave
+//! marks there, and the finished set is handed to the caller to count
+//! whatever it counts; it is not kept.
+//!
+//! Marks only ever add reachable positions, so a checkpoint (the units
+//! walked, the counts so far, and the marks left on units not walked yet)
+//! may be taken between any two units, and a walk resumed from it finds the
+//! same sets.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::Unit;
+use crate::game::Rules;
+use crate::progress::{Interrupted, Progress};
+use crate::reachable::PositionSet;
+use crate::table::{Checkpoint, TableError};
+
+/// A game whose positions, each on its own (both sides to move, say), are
+/// split into units whose moves lead into the unit itself or into units
+/// listed before it.
+pub trait ForwardUnits: Rules {
+    /// The units in solving order, with the units their moves reach.
+    fn units(&self) -> Vec<Unit>;
+
+    /// The unit of `pos` and its number within it.
+    fn locate(&self, pos: &Self::Position) -> (usize, u64);
+
+    /// Calls `f(idx, position)` for every position numbered in `range` of
+    /// `unit`, in order.
+    fn for_each_in_unit(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, Self::Position));
+
+    /// Calls `f(unit, idx)` for every child of the non-terminal `pos`, once
+    /// per move. The default locates each child on its own; a game whose
+    /// children share most of their numbering does better.
+    fn for_each_child_located(&self, pos: &Self::Position, mut f: impl FnMut(usize, u64)) {
+        self.for_each_child(pos, |child| {
+            let (unit, idx) = self.locate(&child);
+            f(unit, idx);
+        });
+    }
+}
+
+/// Why a walk by units stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ReachError {
+    /// It was asked to stop; the checkpoint, if any, was saved first.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// The checkpoint, or what the caller counts from, could not be used.
+    #[error(transparent)]
+    Store(#[from] TableError),
+}
+
+/// Where a walk saves its progress, and how often.
+#[derive(Clone, Debug)]
+pub struct ReachCheckpoint {
+    /// The file: a finished walk leaves its counts there.
+    pub file: Checkpoint,
+    /// The least time between two saves.
+    pub every: Duration,
+}
+
+/// Positions per parallel piece of a unit's walk.
+const PIECE_WORDS: usize = 1 << 10;
+
+/// Walks every position reachable from `start` (play stops at terminal
+/// positions), a unit at a time, and returns the sums of what `count`
+/// gives for each unit's reachable set: every count has `counts` entries.
+///
+/// With a `checkpoint`, a walk resumes from the one saved there, saves one
+/// at least every so often and when interrupted, and leaves its final
+/// counts in it: calling again then walks nothing.
+///
+/// # Errors
+///
+/// [`ReachError::Interrupted`] if `progress` asks to stop;
+/// [`ReachError::Store`] if the checkpoint cannot be read or written or
+/// `count` fails.
+pub fn reach_by_units<G: ForwardUnits>(
+    game: &G,
+    start: &G::Position,
+    counts: usize,
+    checkpoint: Option<&ReachCheckpoint>,
+    progress: &dyn Progress,
+    mut count: impl FnMut(usize, &PositionSet) -> Result<Vec<u64>, TableError>,
+) -> Result<Vec<u64>, ReachError> {
+    let units = game.units();
+    let mut walk = match checkpoint.map(|c| c.file.load_any()).transpose()?.flatten() {
+        Some(saved) => Walk::restore(&units, counts, &saved.state, saved.words)
+            .ok_or_else(|| checkpoint.expect("loaded from it").file.refuse("its state does not fit these units"))?,
+        None => Walk::new(&units, counts),
+    };
+    let total: u64 = units.iter().map(|u| u.len).sum();
+    progress.start("reachable", total);
+    progress.advance(units[units.len() - walk.walked..].iter().map(|u| u.len).sum());
+    let (start_unit, start_idx) = game.locate(start);
+    let mut saved_at = Instant::now();
+    while walk.walked < units.len() {
+        let number = units.len() - 1 - walk.walked;
+        let seen = walk.pending[number].take().unwrap_or_else(|| zeros(units[number].len));
+        if number == start_unit {
+            mark(&seen, start_idx);
+        }
+        for &d in &units[number].depends_on {
+            walk.pending[d].get_or_insert_with(|| zeros(units[d].len));
+        }
+        if let Err(stopped) = close(game, number, &units[number], &seen, &walk.pending, progress) {
+            // What was found of this unit is reachable: a mark like any other.
+            walk.pending[number] = Some(seen);
+            if let Some(checkpoint) = checkpoint {
+                walk.save(&checkpoint.file)?;
+            }
+            return Err(stopped.into());
+        }
+        let set = PositionSet::from_words(seen.into_iter().map(AtomicU64::into_inner).collect());
+        for (sum, found) in walk.counts.iter_mut().zip(count(number, &set)?) {
+            *sum += found;
+        }
+        walk.walked += 1;
+        progress.advance(units[number].len);
+        if let Some(checkpoint) = checkpoint.filter(|c| saved_at.elapsed() >= c.every || walk.walked == units.len()) {
+            walk.save(&checkpoint.file)?;
+            saved_at = Instant::now();
+        }
+    }
+    Ok(walk.counts)
+}
+
+fn zeros(len: u64) -> Box<[AtomicU64]> {
+    (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+}
+
+fn mark(words: &[AtomicU64], idx: u64) -> bool {
+    let bit = 1 << (idx % 64);
+    words[(idx / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+}
+
+/// Follows the moves of unit `number` from the positions marked in `seen`
+/// until no new one is found, marking those that leave the unit in
+/// `pending`. Each position is expanded once; a sweep takes, in order,
+/// every marked position not expanded yet, so that it also takes those
+/// marked ahead of it by the same sweep.
+fn close<G: ForwardUnits>(
+    game: &G,
+    number: usize,
+    unit: &Unit,
+    seen: &[AtomicU64],
+    pending: &[Option<Box<[AtomicU64]>>],
+    progress: &dyn Progress,
+) -> Result<(), Interrupted> {
+    let mut expanded = vec![0u64; seen.len()];
+    loop {
+        let swept = expanded
+            .par_chunks_mut(PIECE_WORDS)
+            .enumerate()
+            .map(|(piece, done)| {
+                if progress.should_stop() {
+                    return Err(Interrupted);
+                }
+                let first = piece * PIECE_WORDS;
+                let mut swept = 0;
+                let mut w = 0;
+                while w < done.len() {
+                    let todo = seen[first + w].load(Relaxed) & !done[w];
+                    if todo == 0 {
+                        w += 1;
+                        continue;
+                    }
+                    let base = ((first + w) * 64) as u64;
+                    let range = base + u64::from(todo.trailing_zeros())..(base + 64).min(unit.len);
+                    game.for_each_in_unit(number, range, |idx, pos| {
+                        if todo >> (idx - base) & 1 == 0 || game.terminal_value(&pos).is_some() {
+                            return;
+                        }
+                        game.for_each_child_located(&pos, |to, at| {
+                            if to == number {
+                                mark(seen, at);
+                            } else {
+                                let marks = pending[to].as_deref();
+                                mark(marks.expect("a unit's moves lead only to the units it depends on"), at);
+                            }
+                        });
+                    });
+                    done[w] |= todo;
+                    swept += u64::from(todo.count_ones());
+                }
+                Ok(swept)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        if swept == 0 {
+            return Ok(());
+        }
+    }
+}
+
+/// Where a walk is: the units walked (the last ones), the counts so far,
+/// and the marks left on each unit not walked yet.
+struct Walk {
+    walked: usize,
+    counts: Vec<u64>,
+    pending: Vec<Option<Box<[AtomicU64]>>>,
+}
+
+impl Walk {
+    fn new(units: &[Unit], counts: usize) -> Walk {
+        Walk { walked: 0, counts: vec![0; counts], pending: (0..units.len()).map(|_| None).collect() }
+    }
+
+    /// The state is: the units, those walked, the counts, then for every
+    /// unit with marks its number; each a little-endian `u64`. The marks
+    /// follow, unit after unit, as the checkpoint's words.
+    fn state(&self) -> Vec<u8> {
+        let marked: Vec<u64> = (0..self.pending.len() as u64).filter(|&u| self.pending[u as usize].is_some()).collect();
+        let head = [self.pending.len() as u64, self.walked as u64, self.counts.len() as u64];
+        [&head[..], &self.counts, &[marked.len() as u64], &marked]
+            .concat()
+            .iter()
+            .flat_map(|n| n.to_le_bytes())
+            .collect()
+    }
+
+    fn save(&self, file: &Checkpoint) -> Result<(), TableError> {
+        let words: Vec<&AtomicU64> = self.pending.iter().flatten().flat_map(|marks| marks.iter()).collect();
+        file.save_from(&self.state(), words.len() as u64, words.into_iter())
+    }
+
+    /// The walk a checkpoint holds, if its state fits `units`.
+    fn restore(units: &[Unit], counts: usize, state: &[u8], words: Vec<AtomicU64>) -> Option<Walk> {
+        let mut numbers = state.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")));
+        let mut next = || numbers.next().and_then(|n| usize::try_from(n).ok());
+        if next()? != units.len() {
+            return None;
+        }
+        let walked = next().filter(|&w| w <= units.len())?;
+        if next()? != counts {
+            return None;
+        }
+        let sums = (0..counts).map(|_| next().map(|n| n as u64)).collect::<Option<Vec<_>>>()?;
+        let marked = (0..next()?).map(|_| next().filter(|&u| u < units.len() - walked)).collect::<Option<Vec<_>>>()?;
+        let mut pending: Vec<Option<Box<[AtomicU64]>>> = (0..units.len()).map(|_| None).collect();
+        let mut words = words.into_iter();
+        for unit in marked {
+            let len = units[unit].len.div_ceil(64) as usize;
+            let marks: Box<[AtomicU64]> = words.by_ref().take(len).collect();
+            if marks.len() != len {
+                return None;
+            }
+            pending[unit] = Some(marks);
+        }
+        (words.next().is_none() && next().is_none()).then_some(Walk { walked, counts: sums, pending })
+    }
+}
