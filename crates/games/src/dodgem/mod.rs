@@ -30,7 +30,7 @@ pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, 
 pub use self::index::DodgemIndex;
 use self::mirror::Transpose;
 pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
-pub use self::on_disk::{DodgemUnits, DodgemValues, UnitFigures};
+pub use self::on_disk::{DodgemUnits, DodgemValues, Sampled, UnitFigures};
 pub use self::solve::EveryPosition;
 pub use self::summary::{MissingFact, Summary};
 pub use self::tiers::{ByTiers, same_values};

@@ -10,7 +10,9 @@ use solved_engine::units::{
     LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitValues,
     Units, reach_by_units,
 };
-use solved_engine::{Plies, Progress, Table, TableError, TableStore, Tally, Value};
+use solved_engine::{
+    AuditReport, Disagreement, Interrupted, Plies, Progress, Table, TableError, TableStore, Tally, Value,
+};
 
 use super::summary::ZUGZWANGS;
 use super::{Dodgem, EveryPosition, MissingFact, Move, Position};
@@ -102,6 +104,71 @@ impl Dodgem {
     }
 }
 
+/// Why a sample audit stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Sampled {
+    /// It was asked to stop.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// A value could not be read.
+    #[error(transparent)]
+    Unreadable(#[from] TableError),
+}
+
+impl Dodgem {
+    /// Checks the minimax equation (as [`audit`](solved_engine::audit)
+    /// does for a whole table) at `samples` stored positions spread evenly
+    /// over every unit, each value read by `value_of`: a check for a board
+    /// whose full audit takes hours. A disagreement's `idx` is the
+    /// position's number with the units one after another.
+    ///
+    /// # Errors
+    ///
+    /// What `value_of` fails with, or [`Interrupted`].
+    pub fn audit_sample(
+        &self,
+        samples: u64,
+        progress: &dyn Progress,
+        value_of: impl Fn(&Position) -> Result<Value, TableError> + Sync,
+    ) -> Result<AuditReport, Sampled> {
+        use rayon::prelude::*;
+        let units = self.unit_index();
+        let total = units.count();
+        let samples = samples.min(total);
+        progress.start("sample audit", samples);
+        let check = |sample: u64| -> Result<Option<Disagreement>, Sampled> {
+            if progress.should_stop() {
+                return Err(Interrupted.into());
+            }
+            // Evenly spaced over the units one after another.
+            let idx = (u128::from(sample) * u128::from(total) / u128::from(samples)) as u64;
+            let unit = units.unit_at(idx);
+            let pos = Units::unindex_in_unit(self, unit, idx - units.start(unit));
+            let stored = value_of(&pos)?;
+            let implied = match self.terminal_value(&pos) {
+                Some(value) => value,
+                None => {
+                    let mut best = None;
+                    for m in self.legal_moves(&pos) {
+                        let child = Value::of_move_into(value_of(&self.play_unchecked(&pos, m))?);
+                        best = best.max(Some(child));
+                    }
+                    best.expect("a position that is not terminal has a move")
+                }
+            };
+            progress.advance(1);
+            Ok((stored != implied).then_some(Disagreement { idx, stored, implied }))
+        };
+        let found = (0..samples).into_par_iter().map(check).collect::<Result<Vec<_>, _>>()?;
+        let disagreements: Vec<Disagreement> = found.into_iter().flatten().collect();
+        Ok(AuditReport {
+            checked: samples,
+            disagreements: disagreements.len() as u64,
+            examples: disagreements.into_iter().take(10).collect(),
+        })
+    }
+}
+
 impl DodgemUnits {
     /// Opens every unit file of `game` in `store`, checking each header and
     /// block list.
@@ -139,6 +206,17 @@ impl DodgemUnits {
             longest_loss: longest(LONGEST_LOSS),
             mutual_zugzwang: zugzwangs,
         })
+    }
+
+    /// Re-derives the values of `samples` positions spread over every unit
+    /// from their children's, by the plain rules (see
+    /// [`audit_sample`](Dodgem::audit_sample)).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if a block cannot be read, or [`Interrupted`].
+    pub fn audit_sample(&self, game: &Dodgem, samples: u64, progress: &dyn Progress) -> Result<AuditReport, Sampled> {
+        game.audit_sample(samples, progress, |pos| self.value(game, pos))
     }
 
     /// The bytes the unit files take on disk.

@@ -564,3 +564,33 @@ fn reachable_positions_walked_by_units_are_those_of_one_walk_over_the_board() {
         assert_eq!(game.reachable_by_units(&files, &Silent).unwrap(), expected);
     }
 }
+
+#[test]
+fn a_sample_audit_of_unit_files_passes_and_catches_a_wrong_value() {
+    use crate::claims::Verdict;
+    let game = game(4, Objective::Normal);
+    let dir = tempfile::tempdir().unwrap();
+    let store = solved_engine::TableStore::new(dir.path());
+    game.solve_to_files(&game.unit_files(&store), 0, &Silent).unwrap();
+    let units = DodgemUnits::open(&game, &store).unwrap();
+    let claims = claims::from_unit_files(&game, Ok(&units), 5000, &Silent).unwrap();
+    assert_eq!(claims.len(), 3);
+    assert!(claims.iter().all(|c| c.verdict == Verdict::Agrees), "{claims:?}");
+    assert!(claims[0].ours.starts_with("draw; first moves "), "{}", claims[0].ours);
+    assert_eq!(claims[2].ours, "all 5000 agree");
+    // One stored value changed: the audit finds it where it was sampled.
+    let wrong = 2 * game.unit_index().count() / 5;
+    let unit = game.unit_index().unit_at(wrong);
+    let victim = Units::unindex_in_unit(&game, unit, wrong - game.unit_index().start(unit));
+    let lie = |pos: &Position| {
+        let truth = units.value(&game, pos)?;
+        let same = Units::locate(&game, pos) == Units::locate(&game, &victim);
+        Ok(if same { if truth == Value::Draw { Value::Win(Plies(1)) } else { Value::Draw } } else { truth })
+    };
+    let report = game.audit_sample(5, &Silent, lie).unwrap();
+    assert_eq!(report.checked, 5);
+    assert!(report.examples.iter().any(|d| d.idx == wrong), "{report:?}");
+    let missing = claims::from_unit_files(&game, Err("not solved".into()), 5, &Silent).unwrap();
+    assert_eq!(missing.len(), 1);
+    assert_eq!((missing[0].ours.as_str(), &missing[0].verdict), ("not solved", &Verdict::NotYetReachable));
+}
