@@ -46,14 +46,15 @@ test("a full 3×3 game as Blue with hints, against the perfect player", async ()
       assert.ok((await page.locator("rect.exit-frame").count()) >= 1, "a move off the board has a dashed frame");
       sawExit = true;
     }
-    if (!screenshotTaken) {
+    // Mid-game, with moves in the record and the chart.
+    if (!screenshotTaken && turn === 3) {
       await screenshot(page, "dodgem");
       screenshotTaken = true;
     }
     await page.click(`g.target[data-move="${best.move}"]`);
     await settled(position);
     // The computer's reply (if the game went on) is one of its best moves.
-    const record = await page.$$eval("#record li", (items) => items.map((li) => li.textContent));
+    const record = await page.$$eval("#record button.ply", (items) => items.map((b) => b.dataset.move));
     if (record.length >= 2 && record[record.length - 1] !== best.move) {
       const reply = record[record.length - 1];
       const options = probe(best.position).moves;
@@ -91,7 +92,12 @@ test("the misère option, the Red side and undo", async () => {
   await settled(position);
   await page.click("#undo");
   await page.waitForFunction((p) => document.getElementById("position")?.textContent === p, position);
-  assert.equal(await page.locator("#record li").count(), 1);
+  // The moves taken back stay in the record, for Redo, with the position on the board marked.
+  assert.equal(await page.locator("#record button.ply").count(), 3);
+  assert.equal(await page.locator("#record button.ply.current").getAttribute("data-ply"), "1");
+  await page.click("#redo");
+  await page.waitForFunction((p) => document.getElementById("position")?.textContent !== p, position);
+  assert.equal(await page.locator("#record button.ply.current").getAttribute("data-ply"), "3");
   assert.deepEqual(problems, []);
 });
 
@@ -103,7 +109,8 @@ test("a shared link replays its game, and a threefold repetition is reported", a
   const moves = ["a2-a1", "c1-c2", "a1-a2", "c2-b2", "a2-a1", "b2-c2", "a1-a2", "c2-b2", "a2-a1", "b2-c2"];
   await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&side=Blue&moves=${moves.join(",")}`);
   await settled(null);
-  assert.equal(await page.locator("#record li").count(), 10);
+  assert.equal(await page.locator("#record button.ply").count(), 10);
+  assert.equal(await page.locator("#record li").count(), 5, "moves are paired by side");
   assert.equal(await page.locator("#size").inputValue(), "4");
   const status = await page.locator("#status").innerText();
   assert.match(status, /Your move \(Blue\)/);
@@ -116,5 +123,124 @@ test("a shared link replays its game, and a threefold repetition is reported", a
   await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Red&moves=a3-b3,a1-a2`);
   await page.waitForFunction(() => /not legal/.test(document.getElementById("status")?.textContent));
   assert.match(await page.locator("#status").innerText(), /Move 2 of the link, a1-a2, is not legal/);
+  assert.deepEqual(problems, []);
+});
+
+/** Waits until the position on the board is `position`. */
+const showing = (position) =>
+  shared.session.page.waitForFunction((p) => document.getElementById("position")?.textContent === p, position);
+
+test("Back, Forward and reload walk through the game; the record and the chart go to any ply", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&mode=analysis`);
+  await page.waitForFunction(() => /Blue to move\./.test(document.getElementById("status")?.textContent));
+  // Two people: every move is played from the page, none by the computer.
+  const played = ["a2-b2", "c1-c2", "a3-b3"];
+  const positions = [await text("#position")];
+  for (const move of played) {
+    await page.click(`g.car[data-square="${move.split("-")[0]}"]`);
+    await page.click(`g.target[data-move="${move}"]`);
+    await page.waitForFunction((n) => document.querySelectorAll("#record button.ply").length === n, positions.length);
+    positions.push(await text("#position"));
+  }
+  assert.equal(new Set(positions).size, 4);
+  const truth = cli(shared.server.dataDir, "probe", "dodgem", "--size", "4", "--moves", played.join(" "));
+  assert.equal(positions[3], truth.position);
+  // Each move's value as played, from its mover's side.
+  const labels = await page.$$eval("#record button.ply .v", (nodes) => nodes.map((n) => n.textContent));
+  const before = cli(shared.server.dataDir, "probe", "dodgem", "--size", "4", "--moves", played.slice(0, 2).join(" "));
+  assert.equal(labels[2].replace("?", ""), label(before.moves.find((m) => m.move === "a3-b3")));
+  await page.goBack();
+  await showing(positions[2]);
+  await page.goBack();
+  await showing(positions[1]);
+  await page.goForward();
+  await showing(positions[2]);
+  await page.reload();
+  await showing(positions[2]);
+  assert.equal(await page.locator("#record button.ply").count(), 2);
+  await page.goForward();
+  await showing(positions[3]);
+  // The record and the chart: click a ply to go there; the rest of the game stays for Redo.
+  await page.click('#record button.ply[data-ply="1"]');
+  await showing(positions[1]);
+  assert.equal(await page.locator("#record button.ply").count(), 3);
+  assert.match(await text("#status"), /Ply 1 of 3/);
+  await page.click('#chart circle.ply-dot[data-ply="0"]');
+  await showing(positions[0]);
+  assert.equal(await page.locator("#chart circle.ply-dot").count(), 4);
+  await page.goBack();
+  await showing(positions[1]);
+  // Playing another move there lets the rest go.
+  await page.click('g.car[data-square="d1"]');
+  await page.click('g.target[data-move="d1-d2"]');
+  await page.waitForFunction(() => document.querySelectorAll("#record button.ply").length === 2);
+  // The game as text, and the perfect line from here, as the CLI plays it.
+  await page.click("#copy-game");
+  assert.match(await page.locator("#export").inputValue(), /^Dodgem 4x4\n1\. a2-b2 \S+ {2}d1-d2 \S+\nPosition: /);
+  await page.click("#perfect-line");
+  await page.waitForFunction(() => document.querySelectorAll("#perfect li").length > 0);
+  const first = await page.locator("#perfect li").first().innerText();
+  const here = cli(shared.server.dataDir, "probe", "dodgem", "--size", "4", "--moves", "a2-b2 d1-d2");
+  assert.equal(first, `${here.moves[0].move} ${label(here.moves[0])}`);
+  assert.deepEqual(problems, []);
+});
+
+test("a whole 3×3 game played with the keyboard alone", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dodgem?delay=0`);
+  await settled(null);
+  for (let turn = 0; turn < 20; turn++) {
+    if (/Game over/.test(await text("#status"))) break;
+    const position = await text("#position");
+    const best = probe(position).moves[0];
+    const from = best.move.split("-")[0];
+    // Tab from the start of the page to the car, Enter to pick it up, Tab to its best target, Enter to move.
+    await page.focus("#new-game");
+    let focused = null;
+    for (let tabs = 0; tabs < 40 && focused !== `car ${from}`; tabs++) {
+      await page.keyboard.press("Tab");
+      focused = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el && el.classList.contains("car") ? `car ${el.dataset.square}` : null;
+      });
+    }
+    assert.equal(focused, `car ${from}`, `Tab reaches the car on ${from}`);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.classList.contains("target"));
+    // Escape lets go of it, and Enter picks it up again.
+    await page.keyboard.press("Escape");
+    await page.waitForFunction((f) => document.activeElement?.dataset?.square === f, from);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.classList.contains("target"));
+    for (let tabs = 0; tabs < 5; tabs++) {
+      const move = await page.evaluate(() => document.activeElement?.dataset?.move);
+      if (move === best.move) break;
+      await page.keyboard.press("Tab");
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset?.move), best.move);
+    await page.keyboard.press("Enter");
+    await settled(position);
+  }
+  assert.match(await text("#status"), /Game over: Blue wins\. You win!/);
+  assert.deepEqual(problems, []);
+});
+
+test("on a 390 px phone the page does not scroll sideways", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&moves=a2-b2,c1-c2`);
+    await settled(null);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    const board = await page.locator("#board").boundingBox();
+    assert.ok(board.width <= 390 && board.height < 1.2 * board.width, `the board fits, with no band: ${JSON.stringify(board)}`);
+    await screenshot(page, "dodgem-phone");
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
   assert.deepEqual(problems, []);
 });

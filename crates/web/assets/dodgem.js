@@ -1,7 +1,9 @@
-// Dodgem against the perfect player.
+// Dodgem against the perfect player, or analysed by two people.
 "use strict";
 (() => {
   const CELL = 84;
+  // Room for the rank numbers on the left and the file letters below.
+  const MARGIN = 30;
   const app = document.getElementById("app");
   const delay = computerDelay();
   const state = {
@@ -9,12 +11,19 @@
     human: "Blue",
     misere: false,
     hints: true,
-    // Every position of the game so far, with the move that led to it.
-    history: [],
-    probe: null,
+    // "computer": the computer plays the other side; "analysis": nobody moves by itself.
+    mode: "computer",
+    start: null,
+    // The game as played: every move with the position it led to; `at` moves of it are on the board.
+    line: [],
+    at: 0,
+    // Every position probed so far, by its notation.
+    probes: new Map(),
     selected: null,
     // Why a shared link was not replayed to its end, shown until the next move.
     notice: null,
+    // What to give the keyboard focus to once the board is drawn again.
+    focus: null,
   };
   const requests = new Requests({
     onBuilding: (body) => status.show(buildingWords(body)),
@@ -27,7 +36,7 @@
     h("option", { value: "3", selected: true }, "3×3"),
     h("option", { value: "4" }, "4×4"),
     h("option", { value: "5" }, "5×5 (built on first use)"),
-    h("option", { value: "6" }, "6×6 (solved beforehand, hours)"),
+    h("option", { value: "6" }, "6×6 (solved offline)"),
   );
   const sideSelect = h(
     "select",
@@ -35,16 +44,28 @@
     h("option", { value: "Blue", selected: true }, "Blue (moves first)"),
     h("option", { value: "Red" }, "Red"),
   );
+  const modeSelect = h(
+    "select",
+    { id: "mode", onchange: () => changeMode() },
+    h("option", { value: "computer", selected: true }, "against the computer"),
+    h("option", { value: "analysis" }, "two people (analysis)"),
+  );
   const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => newGame() });
   const hintsBox = hintsToggle((ticked) => {
     state.hints = ticked;
     render();
   });
-  const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
+  const undoButton = h("button", { id: "undo", disabled: true, onclick: () => undo() }, "Undo");
+  const redoButton = h("button", { id: "redo", disabled: true, onclick: () => redo() }, "Redo");
+  const playOnButton = h("button", { id: "play-on", hidden: true, onclick: () => playOn() }, "Play on from here");
   const status = statusLine();
-  const board = svg("svg", { id: "board", role: "img", "aria-label": "Dodgem board" });
+  const board = svg("svg", { id: "board", role: "group", "aria-label": "Dodgem board" });
   const facts = h("dl", { class: "facts" });
-  const record = h("ol", { id: "record", class: "note" });
+  const record = h("ol", { id: "record", class: "record" });
+  const chart = h("div", { id: "chart", class: "chart" });
+  const exported = h("textarea", { id: "export", class: "export", readonly: true, rows: 4, hidden: true, "aria-label": "The game as text" });
+  const perfect = h("ol", { id: "perfect", class: "note" });
+  const rules = h("p", { class: "note", id: "rules" });
 
   app.append(
     h(
@@ -52,38 +73,52 @@
       { class: "controls" },
       h("label", {}, "Board ", sizeSelect),
       h("label", {}, "You play ", sideSelect),
+      h("label", {}, "Mode ", modeSelect),
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
       h("label", {}, hintsBox, "hints"),
       h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
       undoButton,
+      redoButton,
+      playOnButton,
     ),
     status,
     h(
       "div",
       { class: "layout" },
       board,
-      h("div", { class: "panel" }, h("h2", {}, "Position"), facts, h("h2", {}, "Moves"), record),
+      h(
+        "div",
+        { class: "panel" },
+        h("h2", {}, "Position"),
+        facts,
+        h("h2", {}, "Moves"),
+        record,
+        h("h2", {}, "Value of each ply"),
+        chart,
+        h(
+          "div",
+          { class: "export-buttons" },
+          h("button", { id: "copy-game", onclick: () => exportGame() }, "Game as text"),
+          h("button", { id: "perfect-line", onclick: () => perfectLine() }, "Perfect line from here"),
+        ),
+        exported,
+        perfect,
+      ),
     ),
-    h(
-      "p",
-      { class: "note" },
-      "Blue's cars drive right (or up, or down) and leave across the right edge; Red's drive up (or left, or right) ",
-      "and leave across the top. The first to get every car off wins; leaving the opponent no move loses. ",
-      "Click one of your cars to see where it can go. W12: win in 12 plies; L30: loss in 30; =: draw.",
-    ),
+    rules,
   );
 
   const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
   /** Each square of the largest board by its name, as the API writes it: names are looked up, never read. */
   const SQUARES = new Map();
-  for (let file = 0; file < 5; file++) {
-    for (let rank = 0; rank < 5; rank++) SQUARES.set(squareName(file, rank), { file, rank });
+  for (let file = 0; file < 6; file++) {
+    for (let rank = 0; rank < 6; rank++) SQUARES.set(squareName(file, rank), { file, rank });
   }
   const squareAt = (name) => SQUARES.get(name);
 
   /** The top-left corner of a square; the board sits below the row where Red's cars leave. */
   function corner(n, file, rank) {
-    return { x: file * CELL, y: CELL + (n - 1 - rank) * CELL };
+    return { x: MARGIN + file * CELL, y: CELL + (n - 1 - rank) * CELL };
   }
 
   /** Where a move's car ends: a square, or the frame beyond its exit edge. */
@@ -94,60 +129,93 @@
       return { ...corner(n, to.file, to.rank), off: false, from };
     }
     const c = corner(n, from.file, from.rank);
-    return player === "Blue" ? { x: n * CELL, y: c.y, off: true, from } : { x: c.x, y: 0, off: true, from };
+    return player === "Blue" ? { x: MARGIN + n * CELL, y: c.y, off: true, from } : { x: c.x, y: 0, off: true, from };
   }
 
-  function humanToMove() {
-    const p = state.probe;
-    return p && !p.over && p.to_move === state.human;
+  const positionAt = (ply) => (ply === 0 ? state.start : state.line[ply - 1].position);
+  const p = () => state.probes.get(positionAt(state.at));
+  const other = (player) => (player === "Blue" ? "Red" : "Blue");
+
+  /** Whether the person at the board moves now: always in analysis, on their side against the computer. */
+  function personToMove() {
+    const probe = p();
+    return probe && !probe.over && (state.mode === "analysis" || probe.to_move === state.human);
   }
 
   function repetitions() {
-    const here = state.probe.position;
-    return state.history.filter((entry) => entry.position === here).length;
+    const here = positionAt(state.at);
+    return [state.start, ...state.line.slice(0, state.at).map((entry) => entry.position)].filter((pos) => pos === here).length;
+  }
+
+  /** Makes `element` work as a button from the keyboard too: Tab reaches it, Enter or Space presses it. */
+  function pressable(element, label, press) {
+    element.setAttribute("tabindex", "0");
+    element.setAttribute("role", "button");
+    element.setAttribute("aria-label", label);
+    element.addEventListener("click", (event) => {
+      event.stopPropagation();
+      press(false);
+    });
+    element.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        event.stopPropagation();
+        press(true);
+      }
+    });
   }
 
   function render() {
-    const p = state.probe;
-    if (!p) return;
-    const n = p.size;
-    const cars = p.cars.map((car) => ({ player: car.player, ...squareAt(car.square) }));
-    const size = (n + 1) * CELL;
-    board.setAttribute("viewBox", `-4 -4 ${size + 8} ${size + 8}`);
-    board.setAttribute("width", size + 8);
-    board.setAttribute("height", size + 8);
+    const probe = p();
+    if (!probe) return;
+    const n = probe.size;
+    const cars = probe.cars.map((car) => ({ player: car.player, ...squareAt(car.square) }));
+    const width = MARGIN + (n + 1) * CELL;
+    const height = (n + 1) * CELL + MARGIN;
+    board.setAttribute("viewBox", `-4 -4 ${width + 8} ${height + 8}`);
+    // As wide as the board's squares need, narrower on a small screen, never taller than it draws.
+    board.style.width = `min(100%, ${width + 8}px)`;
+    board.style.height = "auto";
     board.replaceChildren();
     board.append(
-      svg("text", { x: (n * CELL) / 2, y: CELL / 2 + 5, "text-anchor": "middle", class: "note", fill: colour("faint") }, "Red leaves ↑"),
-      svg("text", { x: n * CELL + CELL / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: colour("faint") }, "Blue →"),
+      svg("text", { x: MARGIN + (n * CELL) / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: colour("label-muted") }, "Red leaves ↑"),
+      svg("text", { x: MARGIN + n * CELL + CELL / 2, y: CELL / 2 + 5, "text-anchor": "middle", fill: colour("label-muted") }, "Blue →"),
     );
+    for (let i = 0; i < n; i++) {
+      const rankLabel = corner(n, 0, i);
+      const fileLabel = corner(n, i, 0);
+      board.append(
+        svg("text", { x: MARGIN / 2, y: rankLabel.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, fill: colour("label"), class: "coordinate" }, String(i + 1)),
+        svg("text", { x: fileLabel.x + CELL / 2, y: CELL + n * CELL + 21, "text-anchor": "middle", "font-size": 17, fill: colour("label"), class: "coordinate" }, String.fromCharCode(97 + i)),
+      );
+    }
+    const last = state.at > 0 ? state.line[state.at - 1] : null;
+    const lastSquares = last ? new Set(last.move.split("-")) : new Set();
     for (let file = 0; file < n; file++) {
       for (let rank = 0; rank < n; rank++) {
         const { x, y } = corner(n, file, rank);
+        const name = squareName(file, rank);
         board.append(
           svg("rect", {
             x,
             y,
             width: CELL,
             height: CELL,
-            fill: colour((file + rank) % 2 ? "square-dark" : "square-light"),
+            fill: colour(lastSquares.has(name) ? "picked" : (file + rank) % 2 ? "square-dark" : "square-light"),
             stroke: colour("square-edge"),
-            "data-square": squareName(file, rank),
+            "data-square": name,
+            class: lastSquares.has(name) ? "last-move" : "",
           }),
         );
       }
     }
-    const playable = humanToMove();
+    const mover = probe.to_move;
+    const playable = personToMove();
     for (const car of cars) {
       const { x, y } = corner(n, car.file, car.rank);
       const name = squareName(car.file, car.rank);
-      const mine = playable && car.player === state.human;
-      const group = svg("g", {
-        class: "car",
-        "data-square": name,
-        "data-player": car.player,
-        style: mine ? "cursor:pointer" : "",
-      });
+      const mine = playable && car.player === mover;
+      const group = svg("g", { class: "car", "data-square": name, "data-player": car.player, style: mine ? "cursor:pointer" : "" });
       group.append(
         svg("rect", {
           x: x + 12,
@@ -162,23 +230,26 @@
         svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 9, "text-anchor": "middle", "font-size": 26, fill: colour("white") }, car.player === "Blue" ? "→" : "↑"),
       );
       if (mine) {
-        group.addEventListener("click", (event) => {
-          event.stopPropagation();
-          select(name);
-        });
+        const label = `${car.player} car on ${name}${state.selected === name ? ", selected" : ""}`;
+        pressable(group, label, (byKeyboard) => select(name, byKeyboard));
       }
       board.append(group);
     }
-    if (playable) drawMoves(n);
+    if (playable) drawMoves(n, mover);
     renderStatus();
     renderPanel();
+    if (state.focus) {
+      const target = board.querySelector(state.focus);
+      state.focus = null;
+      if (target) target.focus();
+    }
   }
 
   /** The selected car's destinations with their values, or a dot for every legal move. */
-  function drawMoves(n) {
+  function drawMoves(n, mover) {
     const moves = state.selected ? p().moves.filter((m) => m.from === state.selected) : p().moves;
     for (const m of moves) {
-      const to = destination(n, state.human, m);
+      const to = destination(n, mover, m);
       if (to.off) {
         board.append(
           svg("rect", {
@@ -203,43 +274,46 @@
         style: "cursor:pointer",
       });
       if (state.selected) {
-        target.append(
-          svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }),
-        );
+        target.append(svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }));
         if (state.hints) {
           target.append(
             svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: shade }, label),
           );
         }
+        pressable(target, `move ${m.move}${state.hints ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => playMove(m.move));
       } else {
         // Several cars may reach one square: put each dot on the side its car comes from.
         const from = corner(n, to.from.file, to.from.rank);
         const dx = Math.sign(from.x - to.x) * CELL * 0.3;
         const dy = Math.sign(from.y - to.y) * CELL * 0.3;
         target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: shade }));
+        // The dots are a picture of every move; the keyboard reaches moves through the cars.
+        target.addEventListener("click", (event) => {
+          event.stopPropagation();
+          playMove(m.move);
+        });
       }
       target.append(svg("title", {}, `${m.move}${state.hints ? ` ${label}` : ""}`));
-      target.addEventListener("click", (event) => {
-        event.stopPropagation();
-        playMove(m.move);
-      });
       board.append(target);
     }
   }
 
-  const p = () => state.probe;
-
   function renderStatus() {
     const probe = p();
-    const you = probe.to_move === state.human;
     let text;
     if (probe.over) {
       // The side to move has the value of a finished game: it has lost, or (misère) won.
-      const winner = probe.value === "win" ? probe.to_move : probe.to_move === "Blue" ? "Red" : "Blue";
-      text = `Game over: ${winner} wins. ${winner === state.human ? "You win!" : "The computer wins."}`;
-    } else if (you) {
-      text = `Your move (${state.human}).`;
-      if (state.hints) text += ` With perfect play you have a ${valueWords(probe.value, probe.distance)}.`;
+      const winner = probe.value === "win" ? probe.to_move : other(probe.to_move);
+      const verdict = state.mode === "analysis" ? "" : winner === state.human ? " You win!" : " The computer wins.";
+      text = `Game over: ${winner} wins.${verdict}`;
+    } else if (state.at < state.line.length) {
+      text = `Ply ${state.at} of ${state.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. Play a move or "Play on from here" to go on from this position.`;
+    } else if (personToMove()) {
+      text = state.mode === "analysis" ? `${probe.to_move} to move.` : `Your move (${state.human}).`;
+      if (state.hints) {
+        const whose = state.mode === "analysis" ? `${probe.to_move} has` : "you have";
+        text += ` With perfect play ${whose} a ${valueWords(probe.value, probe.distance)}.`;
+      }
     } else {
       text = `The computer (${probe.to_move}) is thinking…`;
     }
@@ -248,6 +322,9 @@
     status.show(text, Boolean(state.notice));
   }
 
+  /** How good a value is for its side: a win beats a draw beats a loss. */
+  const outcome = (value) => ({ win: 2, draw: 1, loss: 0 })[value];
+
   function renderPanel() {
     const probe = p();
     facts.replaceChildren(
@@ -255,60 +332,199 @@
       h("dd", { id: "position" }, probe.position),
       h("dt", {}, "to move"),
       h("dd", {}, probe.to_move),
-      h("dt", {}, "plies"),
-      h("dd", {}, String(state.history.length - 1)),
+      h("dt", {}, "value"),
+      h("dd", { id: "value" }, `${valueLabel(probe)} (${valueWords(probe.value, probe.distance)} for ${probe.to_move})`),
+      h("dt", {}, "ply"),
+      h("dd", {}, `${state.at} of ${state.line.length}`),
     );
-    record.replaceChildren(...state.history.slice(1).map((entry) => h("li", {}, entry.move)));
-    undoButton.disabled = !state.history.some((entry, i) => i > 0 && entry.mover === state.human);
+    renderRecord();
+    chart.replaceChildren(valueChart());
+    const humanMoves = state.line.slice(0, state.at).some((entry) => entry.mover === state.human);
+    undoButton.disabled = state.mode === "analysis" ? state.at === 0 : !humanMoves;
+    redoButton.disabled = state.at >= state.line.length;
+    playOnButton.hidden = state.at >= state.line.length;
   }
 
-  function select(square) {
+  /** The moves numbered and paired by side, each with its value as played; the current one marked. */
+  function renderRecord() {
+    const items = [];
+    for (let i = 0; i < state.line.length; i += 2) {
+      const pair = state.line.slice(i, i + 2).map((entry, j) => {
+        const ply = i + j + 1;
+        const classes = ["ply"];
+        if (ply === state.at) classes.push("current");
+        if (entry.mistake) classes.push("mistake");
+        const words = `${entry.mover} ${entry.move}, ${entry.label}${entry.mistake ? ", a mistake" : ""}`;
+        return h(
+          "button",
+          { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "aria-label": words, title: words, onclick: () => goTo(ply) },
+          `${entry.move} `,
+          h("span", { class: `v ${valueClass(entry.value)}` }, `${entry.label}${entry.mistake ? "?" : ""}`),
+        );
+      });
+      items.push(h("li", {}, h("span", { class: "turn" }, `${i / 2 + 1}.`), ...pair));
+    }
+    record.replaceChildren(...items);
+  }
+
+  /**
+   * The value of every ply of the game for Blue, as GamesmanUni draws it: wins above the middle band (the faster,
+   * the higher), draws on it, losses below. Clicking a ply goes there.
+   */
+  function valueChart() {
+    const plies = [state.start, ...state.line.map((entry) => entry.position)].map((pos) => state.probes.get(pos));
+    const width = 320;
+    const height = 150;
+    const band = 14;
+    const left = 46;
+    const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
+    const step = (width - left - 10) / Math.max(1, plies.length - 1);
+    const forBlue = (probe) => (probe.to_move === "Blue" ? probe.value : { win: "loss", loss: "win", draw: "draw" }[probe.value]);
+    // Blue's wins in blue, Red's in red: the colour says who wins, as the height does.
+    const shade = (probe) => (probe ? { win: "blue", loss: "red", draw: "draw" }[forBlue(probe)] : "unknown");
+    const y = (probe) => {
+      if (!probe || forBlue(probe) === "draw") return height / 2;
+      const reach = (height - band) / 2 - 6;
+      const offset = band / 2 + reach * (1 - probe.distance / (longest + 1));
+      return forBlue(probe) === "win" ? height / 2 - offset : height / 2 + offset;
+    };
+    const picture = svg("svg", { viewBox: `0 0 ${width} ${height + 18}`, width: "100%", role: "group", "aria-label": "Value of each ply for Blue" });
+    picture.append(
+      svg("rect", { x: left, y: height / 2 - band / 2, width: width - left - 10, height: band, fill: colour("draw-pale") }),
+      svg("text", { x: 2, y: 14, "font-size": 11, fill: colour("label") }, "Blue wins"),
+      svg("text", { x: 2, y: height / 2 + 4, "font-size": 11, fill: colour("label") }, "draw"),
+      svg("text", { x: 2, y: height - 4, "font-size": 11, fill: colour("label") }, "Red wins"),
+      svg("text", { x: left, y: height + 14, "font-size": 11, fill: colour("label") }, "ply 0"),
+      svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${plies.length - 1}`),
+    );
+    const points = plies.map((probe, ply) => `${left + ply * step},${y(probe)}`).join(" ");
+    picture.append(svg("polyline", { points, fill: "none", stroke: colour("muted"), "stroke-width": 1.5 }));
+    plies.forEach((probe, ply) => {
+      const forSide = probe ? `${valueLabel(probe)} for ${probe.to_move}` : "not probed yet";
+      const dot = svg("circle", {
+        cx: left + ply * step,
+        cy: y(probe),
+        r: ply === state.at ? 6 : 4,
+        fill: colour(shade(probe)),
+        stroke: colour(ply === state.at ? "ink" : "white"),
+        "stroke-width": ply === state.at ? 2 : 1,
+        class: "ply-dot",
+        "data-ply": ply,
+        style: "cursor:pointer",
+      });
+      dot.append(svg("title", {}, `ply ${ply}: ${forSide}`));
+      pressable(dot, `ply ${ply}: ${forSide}`, () => goTo(ply));
+      picture.append(dot);
+    });
+    return picture;
+  }
+
+  function select(square, byKeyboard) {
     state.selected = state.selected === square ? null : square;
+    if (byKeyboard) state.focus = state.selected ? "g.target" : `g.car[data-square="${square}"]`;
     render();
   }
 
+  /** Plays `name` at the position on the board; moves after it in the record are let go. */
   function playMove(name) {
     if (requests.pending) return;
-    const move = p().moves.find((m) => m.move === name);
+    const probe = p();
+    const move = probe && probe.moves.find((m) => m.move === name);
     if (!move) return;
-    state.history.push({ position: move.position, move: name, mover: p().to_move });
+    state.line = state.line.slice(0, state.at);
+    state.line.push({
+      position: move.position,
+      move: name,
+      mover: probe.to_move,
+      value: move.value,
+      label: valueLabel(move),
+      mistake: outcome(move.value) < outcome(probe.value),
+    });
+    state.at = state.line.length;
     state.selected = null;
     state.notice = null;
-    load(move.position);
+    show(true);
   }
 
-  /** Takes back moves up to and including the human's last one. */
-  function undo() {
-    if (requests.pending) return;
-    while (state.history.length > 1) {
-      const entry = state.history.pop();
-      if (entry.mover === state.human) break;
-    }
+  /** Shows ply `ply` of the game, one entry in the browser's history. */
+  function goTo(ply) {
+    if (ply < 0 || ply > state.line.length || ply === state.at) return;
+    state.at = ply;
     state.selected = null;
-    load(state.history[state.history.length - 1].position);
+    show(true);
+  }
+
+  /** Takes back the person's last move (and the computer's reply); in analysis, one ply. */
+  function undo() {
+    if (state.mode === "analysis") return goTo(state.at - 1);
+    let ply = state.at;
+    while (ply > 0 && state.line[ply - 1].mover !== state.human) ply--;
+    if (ply > 0) goTo(ply - 1);
+  }
+
+  /** Plays again what was taken back, up to the person's next turn; in analysis, one ply. */
+  function redo() {
+    if (state.mode === "analysis") return goTo(state.at + 1);
+    let ply = state.at + 1;
+    while (ply < state.line.length && state.line[ply].mover !== state.human) ply++;
+    goTo(Math.min(ply, state.line.length));
+  }
+
+  /** Lets go of the moves after the position on the board, so that the game goes on from it. */
+  function playOn() {
+    state.line = state.line.slice(0, state.at);
+    show(true);
+  }
+
+  function changeMode() {
+    state.mode = modeSelect.value;
+    show(false);
   }
 
   const probeAt = (request, position) => request.get("dodgem/probe", { size: state.size, misere: state.misere, position });
 
-  /** Keeps the game in the URL, so that it can be shared or reloaded. */
-  function remember() {
+  /** The game in the URL: reloading restores it, and Back and Forward walk through it. */
+  function remember(push) {
     const url = new URL(location.href);
     url.searchParams.set("size", String(state.size));
     url.searchParams.set("side", state.human);
     url.searchParams.set("misere", String(state.misere));
-    url.searchParams.set("moves", state.history.slice(1).map((entry) => entry.move).join(","));
-    history.replaceState(null, "", url);
+    url.searchParams.set("mode", state.mode);
+    url.searchParams.set("moves", state.line.map((entry) => entry.move).join(","));
+    if (state.at < state.line.length) url.searchParams.set("ply", String(state.at));
+    else url.searchParams.delete("ply");
+    if (url.href === location.href) return;
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
   }
 
-  /** Shows the probed position, and lets the computer move if it is its turn. */
-  async function arrive(body, request) {
-    state.probe = body;
+  /** Probes the position on the board if need be, then draws it; the computer moves if it is its turn. */
+  async function show(push) {
+    remember(push);
+    exported.hidden = true;
+    perfect.replaceChildren();
+    const position = positionAt(state.at);
+    // Begun even for a position probed before: whatever an earlier request was waiting to do is stale now.
+    const request = requests.begin();
+    if (!state.probes.has(position)) {
+      try {
+        const body = await probeAt(request, position);
+        if (!body) return;
+        state.probes.set(position, body);
+      } catch (error) {
+        failed(error, request);
+        return;
+      }
+    }
     request.finish();
-    remember();
     render();
-    if (!body.over && body.to_move !== state.human) {
+    const probe = p();
+    const computersTurn = state.mode === "computer" && !probe.over && probe.to_move !== state.human;
+    if (computersTurn && state.at === state.line.length) {
+      const thinking = requests.begin();
       await pause(delay);
-      if (!request.stale) playMove(body.choice);
+      thinking.finish();
+      if (!thinking.stale) playMove(probe.choice);
     }
   }
 
@@ -320,23 +536,45 @@
     status.show(`Error: ${error.message}.${command ? ` Solve it with \`${command}\`, then reload.` : ""}`, true);
   }
 
-  async function load(position) {
+  /** The game (moves numbered, with their values) and the position, as text to copy. */
+  function exportGame() {
+    const lines = [`Dodgem ${state.size}x${state.size}${state.misere ? " (misère)" : ""}`];
+    for (let i = 0; i < state.line.length; i += 2) {
+      const pair = state.line.slice(i, i + 2).map((entry) => `${entry.move} ${entry.label}${entry.mistake ? "?" : ""}`);
+      lines.push(`${i / 2 + 1}. ${pair.join("  ")}`);
+    }
+    lines.push(`Position: ${positionAt(state.at)}`);
+    exported.value = lines.join("\n");
+    exported.hidden = false;
+    exported.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(exported.value).catch(() => {});
+  }
+
+  /** The perfect line from the position on the board to the end (for a draw, until a position comes back). */
+  async function perfectLine() {
     const request = requests.begin();
     try {
-      const body = await probeAt(request, position);
-      if (body) await arrive(body, request);
+      const body = await request.get("dodgem/line", { size: state.size, misere: state.misere, position: positionAt(state.at) });
+      if (!body) return;
+      request.finish();
+      const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
+      if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
+      perfect.replaceChildren(...items);
+      if (!items.length) perfect.replaceChildren(h("li", {}, "The game is over."));
     } catch (error) {
       failed(error, request);
     }
   }
 
-  /** Plays `moves` from the start, as a shared link asks, stopping at the first illegal one. */
-  async function replay(moves) {
+  /** Plays `moves` from the start, as a link asks, stopping at the first illegal one; shows ply `ply`. */
+  async function replay(moves, ply) {
     const request = requests.begin();
     try {
-      let body = await probeAt(request, null);
+      let body = state.probes.get(state.start) || (await probeAt(request, null));
       if (!body) return;
-      const played = [{ position: body.position, move: null, mover: null }];
+      state.start = body.position;
+      state.probes.set(body.position, body);
+      const line = [];
       let refused = null;
       for (const [i, name] of moves.entries()) {
         const move = body.moves.find((m) => m.move === name);
@@ -344,39 +582,102 @@
           refused = `Move ${i + 1} of the link, ${name}, is not legal there: the game stops before it.`;
           break;
         }
-        played.push({ position: move.position, move: name, mover: body.to_move });
-        body = await probeAt(request, move.position);
+        line.push({
+          position: move.position,
+          move: name,
+          mover: body.to_move,
+          value: move.value,
+          label: valueLabel(move),
+          mistake: outcome(move.value) < outcome(body.value),
+        });
+        body = state.probes.get(move.position) || (await probeAt(request, move.position));
         if (!body) return;
+        state.probes.set(move.position, body);
       }
-      state.history = played;
+      request.finish();
+      state.line = line;
+      state.at = Number.isInteger(ply) && ply >= 0 && ply < line.length ? ply : line.length;
       state.notice = refused;
-      await arrive(body, request);
+      show(false);
     } catch (error) {
       failed(error, request);
     }
   }
 
-  function newGame(moves = []) {
+  function describeRules() {
+    const aim = state.misere
+      ? "Misère: the first to get every car off loses, and so does leaving the opponent no move."
+      : "The first to get every car off wins; leaving the opponent no move loses.";
+    rules.textContent =
+      "Blue's cars drive right (or up, or down) and leave across the right edge; Red's drive up (or left, or right) " +
+      `and leave across the top. ${aim} Click one of your cars (or Tab to it and press Enter) to see where it can go; ` +
+      "Escape lets go of it. W12: win in 12 plies; L30: loss in 30; =: draw; a ? marks a move that gave away a win or a draw.";
+  }
+
+  /** Reads the game from the URL, as a link or the browser's Back and Forward give it. */
+  function fromUrl() {
+    const shared = new URLSearchParams(location.search);
+    sizeSelect.value = ["3", "4", "5", "6"].includes(shared.get("size")) ? shared.get("size") : "3";
+    sideSelect.value = ["Blue", "Red"].includes(shared.get("side")) ? shared.get("side") : "Blue";
+    modeSelect.value = shared.get("mode") === "analysis" ? "analysis" : "computer";
+    misereBox.checked = shared.get("misere") === "true";
+    const ply = shared.has("ply") ? Number(shared.get("ply")) : null;
+    return { moves: (shared.get("moves") || "").split(",").filter(Boolean), ply };
+  }
+
+  function newGame(moves = [], ply = null) {
+    const sameBoard = state.size === Number(sizeSelect.value) && state.misere === misereBox.checked;
     state.size = Number(sizeSelect.value);
     state.human = sideSelect.value;
+    state.mode = modeSelect.value;
     state.misere = misereBox.checked;
-    state.history = [];
+    state.line = [];
+    state.at = 0;
+    // Values depend on the board alone: what was probed on it stays good.
+    if (!sameBoard) {
+      state.probes = new Map();
+      state.start = null;
+    }
     state.selected = null;
-    state.probe = null;
     state.notice = null;
     board.replaceChildren();
     facts.replaceChildren();
     record.replaceChildren();
+    chart.replaceChildren();
+    perfect.replaceChildren();
+    exported.hidden = true;
+    undoButton.disabled = true;
+    redoButton.disabled = true;
+    playOnButton.hidden = true;
+    describeRules();
     status.show("Setting up the board…");
-    replay(moves);
+    replay(moves, ply);
   }
 
-  board.addEventListener("click", () => {
-    if (state.selected) select(state.selected);
+  window.addEventListener("popstate", () => {
+    const { moves, ply } = fromUrl();
+    const sameGame =
+      state.size === Number(sizeSelect.value) && state.human === sideSelect.value && state.misere === misereBox.checked;
+    if (sameGame) {
+      // The same game, further back or on: its positions are probed already.
+      state.mode = modeSelect.value;
+      state.selected = null;
+      replay(moves, ply);
+    } else {
+      newGame(moves, ply);
+    }
   });
-  const shared = new URLSearchParams(location.search);
-  if (["3", "4", "5", "6"].includes(shared.get("size"))) sizeSelect.value = shared.get("size");
-  if (["Blue", "Red"].includes(shared.get("side"))) sideSelect.value = shared.get("side");
-  misereBox.checked = shared.get("misere") === "true";
-  newGame((shared.get("moves") || "").split(",").filter(Boolean));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.selected) {
+      const square = state.selected;
+      state.selected = null;
+      state.focus = `g.car[data-square="${square}"]`;
+      render();
+    }
+  });
+  board.addEventListener("click", () => {
+    if (state.selected) select(state.selected, false);
+  });
+  const { moves, ply } = fromUrl();
+  newGame(moves, ply);
 })();

@@ -437,3 +437,24 @@ async fn dodgem_solved_by_units_is_probed_from_its_unit_files() {
     assert_eq!(strip(from_units), strip(from_table));
     assert_eq!(summary, fresh.ok("/api/dodgem/summary?size=4").await);
 }
+
+#[tokio::test]
+async fn dodgem_line_is_perfect_play_to_the_end() {
+    let server = server();
+    // Blue wins the 3x3 game in 19 plies: the line is 19 moves, each as fast as it can.
+    let line = server.ok("/api/dodgem/line?size=3").await;
+    let moves = line["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 19);
+    assert_eq!(line["repeats"], false);
+    for (ply, m) in moves.iter().enumerate() {
+        let left = 19 - ply as u64;
+        let expected = if ply % 2 == 0 { "win" } else { "loss" };
+        assert_eq!((m["value"].as_str(), m["distance"].as_u64()), (Some(expected), Some(left)), "ply {ply}: {m}");
+    }
+    assert_eq!(moves[0]["move"], "a3-b3");
+    // A drawn 4x4 game goes round: the line stops where a position comes back.
+    let drawn = server.ok("/api/dodgem/line?size=4").await;
+    assert_eq!(drawn["repeats"], true);
+    assert!(drawn["moves"].as_array().unwrap().iter().all(|m| m["value"] == "draw"));
+    server.refused("/api/dodgem/line?size=3&moves=a1-a2", "move 1").await;
+}

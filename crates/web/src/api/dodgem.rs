@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::state::Availability;
 
 pub(super) fn routes() -> axum::Router<Shared> {
-    Router::new().route("/probe", get(probe)).route("/summary", get(summary))
+    Router::new().route("/probe", get(probe)).route("/line", get(line)).route("/summary", get(summary))
 }
 
 /// A car on the board.
@@ -137,6 +137,58 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response,
             choice,
         })
         .into_response())
+    })
+    .await
+}
+
+/// The longest perfect line given: past it a game that has not ended or
+/// come back to a position is cut short.
+const MAX_LINE: usize = 500;
+
+#[derive(Serialize)]
+struct LineMoveJson {
+    #[serde(rename = "move")]
+    name: String,
+    /// The move's value for its mover.
+    #[serde(flatten)]
+    value: Value,
+}
+
+#[derive(Serialize)]
+struct LineJson {
+    position: String,
+    moves: Vec<LineMoveJson>,
+    /// Whether the line comes back to a position it passed (a draw goes
+    /// round for ever).
+    repeats: bool,
+}
+
+/// `GET /api/dodgem/line?size=N&misere=B&position=P&moves=M`: perfect
+/// play from the position to the end: each move the best one (the first
+/// of the ranking: fastest win, then draw, then slowest loss), until the
+/// game ends or a position comes back.
+async fn line(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
+    let params = params(query, &dodgem::INFO, Operation::Probe)?;
+    let (game, start) = dodgem::probe_request(&params)?;
+    blocking(move || {
+        let values = match values(&state, &game)? {
+            Ok(values) => values,
+            Err(building) => return Ok(building),
+        };
+        let unreadable = |e: solved_engine::TableError| ApiError::internal(&e);
+        let mut seen = std::collections::HashSet::from([start]);
+        let (mut pos, mut moves, mut repeats) = (start, Vec::new(), false);
+        while moves.len() < MAX_LINE && !game.is_over(&pos) {
+            let ranked = values.ranked_moves(&game, &pos).map_err(unreadable)?;
+            let (m, value, child) = ranked.into_iter().next().expect("a game that is not over has a move");
+            moves.push(LineMoveJson { name: m.to_string(), value });
+            pos = child;
+            if !seen.insert(pos) {
+                repeats = true;
+                break;
+            }
+        }
+        Ok(Json(LineJson { position: start.to_string(), moves, repeats }).into_response())
     })
     .await
 }
