@@ -95,8 +95,11 @@ pub struct GameInfo {
     pub id: &'static str,
     /// The game's name.
     pub name: &'static str,
-    /// One line on what is solved.
+    /// One line on what is solved, for the command line.
     pub about: &'static str,
+    /// A sentence or two for someone who has never heard of the game: what
+    /// it is and what the tool shows about it, for the web app.
+    pub pitch: &'static str,
     /// The parameters that name one board or variant of it.
     pub fields: &'static [Field],
     /// What can be done with it.

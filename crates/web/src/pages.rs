@@ -24,8 +24,15 @@ pub(crate) fn routes() -> Router<Shared> {
     router
 }
 
-fn shell(title: &str, body: &str) -> Html<String> {
-    let nav: String = GAMES.iter().map(|g| format!(r#"<a href="/{}">{}</a>"#, g.id, g.name)).collect();
+/// A page: `current` is the game whose page it is, marked in the navigation.
+fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
+    let nav: String = GAMES
+        .iter()
+        .map(|g| {
+            let here = if current == Some(g.id) { r#" aria-current="page""# } else { "" };
+            format!(r#"<a href="/{}"{here}>{}</a>"#, g.id, g.name)
+        })
+        .collect();
     Html(format!(
         r#"<!doctype html>
 <html lang="en">
@@ -50,10 +57,11 @@ fn shell(title: &str, body: &str) -> Html<String> {
 async fn index() -> Html<String> {
     let cards: String = GAMES
         .iter()
-        .map(|g| format!(r#"<a class="card" href="/{}"><h2>{}</h2><p>{}</p></a>"#, g.id, g.name, g.about))
+        .map(|g| format!(r#"<a class="card" href="/{}"><h2>{}</h2><p>{}</p></a>"#, g.id, g.name, g.pitch))
         .collect();
     shell(
         "Games",
+        None,
         &format!(
             "<h1>Small games, strongly solved</h1>\n<p>Every position of each game has been solved: play against \
              the perfect player, ask for hints, and see the value of every move.</p>\n<div class=\"cards\">{cards}</div>"
@@ -64,6 +72,7 @@ async fn index() -> Html<String> {
 fn game_page(id: &str, name: &str) -> Html<String> {
     shell(
         name,
+        Some(id),
         &format!(
             "<h1>{name}</h1>\n<div id=\"app\" data-game=\"{id}\"></div>\n<script src=\"/assets/common.js\"></script>\n\
              <script src=\"/assets/{id}.js\"></script>"
@@ -90,8 +99,11 @@ pub(crate) async fn not_found(uri: Uri) -> Response {
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
         return ApiError::not_found("no such endpoint (see GET /api/games)").into_response();
     }
-    let body =
-        shell("Not found", "<h1>Not found</h1>\n<p>There is no such page here. <a href=\"/\">See every game.</a></p>");
+    let body = shell(
+        "Not found",
+        None,
+        "<h1>Not found</h1>\n<p>There is no such page here. <a href=\"/\">See every game.</a></p>",
+    );
     (StatusCode::NOT_FOUND, body).into_response()
 }
 

@@ -77,6 +77,17 @@ async fn games_lists_every_game_and_every_page_is_served() {
         let (status, html) = server.request(Method::GET, page, Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{page}");
         assert!(html.starts_with("<!doctype html>"), "{page}");
+        // The page's own game is marked in the navigation, and only it.
+        let marked: Vec<&str> = html.match_indices(r#" aria-current="page""#).map(|(at, _)| &html[..at]).collect();
+        match page.strip_prefix('/').filter(|id| !id.is_empty()) {
+            Some(id) => assert!(marked.len() == 1 && marked[0].ends_with(&format!(r#"href="/{id}""#)), "{page}"),
+            None => assert!(marked.is_empty(), "{page}"),
+        }
+    }
+    // The index speaks to people: no solver's jargon on its cards.
+    let (_, index) = server.request(Method::GET, "/", Body::empty()).await;
+    for jargon in ["retrograde", "descending sweep", "tiered"] {
+        assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
     for asset in ["style.css", "common.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"] {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;

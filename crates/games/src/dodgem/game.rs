@@ -35,6 +35,7 @@ pub const INFO: GameInfo = GameInfo {
     id: "dodgem",
     name: "Dodgem",
     about: "n×n Dodgem (2 to 6), normal and misère, solved a unit at a time by retrograde analysis",
+    pitch: "Race your cars across the board before the other side does. Every position of the 3×3 to 5×5 boards (and 6×6, solved offline) has a known result: play the perfect opponent and see what each move is worth.",
     fields: &GAME,
     operations: &[
         Supported { operation: Operation::Solve, about: "Dodgem", fields: &[SIZE, MISERE, UNITS, MEMORY] },

@@ -44,6 +44,7 @@ pub const INFO: GameInfo = GameInfo {
     id: "dots-and-boxes",
     name: "Dots and Boxes",
     about: "American, Swedish and Icelandic boards: up to 30 undrawn lines by one descending sweep of every position, 3x5 and 4x4 American and the like from their quiet positions, with Wilson's loony marks",
+    pitch: "Draw lines, close boxes, and learn when to give boxes away. Every board up to 30 lines is solved, and Wilson's famous 3×5 and 4×4 boards once built: every line shows the final score it leads to.",
     fields: &GAME,
     operations: &[
         Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME },

@@ -46,6 +46,7 @@ pub const INFO: GameInfo = GameInfo {
     id: "snakes",
     name: "Snakes and Ladders",
     about: "fewest throws, the exact expected length and the length distribution of any board",
+    pitch: "No choices here, only dice: how many throws a board takes at best, on average, and how likely every length of game is, for the classic boards or your own.",
     fields: &GAME,
     operations: &[
         Supported {

@@ -40,6 +40,7 @@ pub const INFO: GameInfo = GameInfo {
     id: "tic-tac-chec",
     name: "Tic-Tac-Chec",
     about: "all 2.46 billion positions after the opening and the 14 million in it, both pawn rules",
+    pitch: "Tic-tac-toe on a 4×4 board with chess pieces. All 2.46 billion positions are solved: explore any position and see how each move ends with perfect play.",
     fields: &GAME,
     operations: &[
         Supported {
