@@ -144,3 +144,36 @@ test("Wilson's 4×4 board is offered, and without its table the page says how to
   // The refusal is expected; nothing else went wrong.
   assert.ok(problems.every((p) => /503/.test(p)), `${problems}`);
 });
+
+test("a 2×2 game played with the keyboard alone; Back, Forward and reload keep it", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  const seen = [];
+  for (let turn = 0; turn < 12; turn++) {
+    if (/Game over/.test(await page.locator("#status").innerText())) break;
+    const drawn = await page.locator("#moves").innerText();
+    seen.push(drawn);
+    const best = probe("2", "2", "american", drawn === "none yet" ? "" : drawn).moves.find((m) => m.best).move;
+    // Tab through the lines until the best one has the focus, then Enter draws it.
+    await page.focus("#undo");
+    for (let tabs = 0; tabs < 30; tabs++) {
+      await page.keyboard.press("Tab");
+      if ((await page.evaluate(() => document.activeElement?.dataset?.line)) === best) break;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")?.split(":")[0]), `line ${best}`);
+    await page.keyboard.press("Enter");
+    await settled(page, drawn);
+  }
+  assert.match(await page.locator("#status").innerText(), /Game over: A wins, 3–1\. You win!/);
+  const final = await page.locator("#moves").innerText();
+  // Back goes to the person's previous turn (the computer's reply went with the line before it).
+  await page.goBack();
+  await page.waitForFunction((p) => document.getElementById("moves")?.textContent === p, seen[seen.length - 1]);
+  await page.reload();
+  await page.waitForFunction((p) => document.getElementById("moves")?.textContent === p, seen[seen.length - 1]);
+  await page.goForward();
+  await page.waitForFunction((p) => document.getElementById("moves")?.textContent === p, final);
+  assert.deepEqual(problems, []);
+});

@@ -1,8 +1,8 @@
 // Dots and Boxes against the perfect player.
 "use strict";
 (() => {
-  const BOX = 64;
-  const MARGIN = 26;
+  const BOX = 84;
+  const MARGIN = 30;
   const PRESETS = [
     { label: "2×2", rows: 2, cols: 2, variant: "american" },
     { label: "2×3", rows: 2, cols: 3, variant: "american" },
@@ -15,7 +15,7 @@
   ];
   const app = document.getElementById("app");
   const delay = computerDelay();
-  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null };
+  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, focus: null };
   const requests = new Requests({
     onBuilding: (body) => {
       progress.hidden = false;
@@ -63,7 +63,7 @@
   const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
   const status = statusLine();
   const progress = h("div", { class: "progress", hidden: true }, h("div", { style: "width:0" }));
-  const board = svg("svg", { id: "board", role: "img", "aria-label": "Dots and Boxes board" });
+  const board = svg("svg", { id: "board", role: "group", "aria-label": "Dots and Boxes board" });
   const facts = h("dl", { class: "facts" });
 
   app.append(
@@ -116,8 +116,9 @@
     const width = 2 * MARGIN + cols * BOX;
     const height = 2 * MARGIN + rows * BOX;
     board.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    board.setAttribute("width", width);
-    board.setAttribute("height", height);
+    // As large as the window allows, up to twice the drawing's size.
+    board.style.width = `min(100%, ${2 * width}px, calc((100vh - 14rem) * ${width / height}))`;
+    board.style.height = "auto";
     board.replaceChildren();
     p.owners.forEach((owner, i) => {
       const r = Math.floor(i / cols);
@@ -178,11 +179,12 @@
           group.setAttribute("data-best", String(score.best));
           if (score.loony) group.setAttribute("data-loony", score.loony);
           const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+          // Above a horizontal line, beside a vertical one: never across the line itself.
           const label = svg("text", {
-            x: mid.x,
-            y: mid.y + (horizontal ? -6 : 5),
-            "text-anchor": "middle",
-            "font-size": 13,
+            x: mid.x + (horizontal ? 0 : 7),
+            y: mid.y + (horizontal ? -7 : 5),
+            "text-anchor": horizontal ? "middle" : "start",
+            "font-size": 15,
             "font-weight": 700,
             fill: shade,
             stroke: colour("paper"),
@@ -192,8 +194,21 @@
           }, marked(score));
           group.append(label);
         }
-        group.append(svg("title", {}, `${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}${loonyWords(score)}`));
-        if (playable) group.addEventListener("click", () => play(name));
+        const words = `line ${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}${loonyWords(score)}`;
+        group.append(svg("title", {}, words));
+        if (playable) {
+          group.setAttribute("tabindex", "0");
+          group.setAttribute("role", "button");
+          group.setAttribute("aria-label", state.hints ? words : `line ${name}`);
+          group.addEventListener("click", () => play(name));
+          group.addEventListener("keydown", (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              state.focus = name;
+              play(name);
+            }
+          });
+        }
         board.append(group);
       }
     }
@@ -204,6 +219,13 @@
       }
     }
     renderStatus();
+    // After a line drawn from the keyboard, the focus goes on to the next line still undrawn.
+    if (state.focus) {
+      const lines = [...board.querySelectorAll("g.line[tabindex]")];
+      const next = lines.find((g) => g.dataset.line > state.focus) || lines[0];
+      state.focus = null;
+      if (next) next.focus();
+    }
   }
 
   function tally() {
@@ -246,11 +268,47 @@
     render();
   }
 
-  function play(name) {
+  /** Draws line `name`. A person's line is an entry in the browser's history; the computer's reply joins it, so
+   * that Back goes to the person's previous turn. */
+  function play(name, byComputer = false) {
     if (requests.pending) return;
     state.moves.push(name);
     state.hinted = null;
+    remember(!byComputer);
     load();
+  }
+
+  /** The game in the URL, one history entry per line: reload restores it, Back and Forward walk through it. */
+  function remember(push) {
+    const url = new URL(location.href);
+    const { rows, cols, variant } = state.board;
+    url.searchParams.set("rows", String(rows));
+    url.searchParams.set("cols", String(cols));
+    url.searchParams.set("variant", variant);
+    url.searchParams.set("computer", state.computer || "none");
+    url.searchParams.set("lines", state.moves.join(","));
+    if (url.href === location.href) return;
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+  }
+
+  /** Sets the controls from the URL (a link, a reload, Back or Forward); returns its lines. */
+  function fromUrl() {
+    const shared = new URLSearchParams(location.search);
+    const rows = Number(shared.get("rows"));
+    const cols = Number(shared.get("cols"));
+    const variant = shared.get("variant") || "american";
+    if (rows > 0 && cols > 0) {
+      const preset = PRESETS.findIndex((p) => p.rows === rows && p.cols === cols && p.variant === variant);
+      presetSelect.value = preset >= 0 ? String(preset) : "custom";
+      custom.hidden = preset >= 0;
+      rowsInput.value = String(rows);
+      colsInput.value = String(cols);
+      if (["american", "swedish", "icelandic"].includes(variant)) variantSelect.value = variant;
+    }
+    const computer = shared.get("computer");
+    if (["A", "B", "none"].includes(computer)) computerSelect.value = computer === "none" ? "" : computer;
+    return (shared.get("lines") || "").split(",").filter(Boolean);
   }
 
   /** Takes back lines up to and including the last one a human drew. */
@@ -276,33 +334,40 @@
       }
       state.probe = body;
       request.finish();
+      remember(undoing);
       render();
       if (!body.over && !isHuman(body.to_move)) {
         await pause(delay);
-        if (!request.stale) play(body.choice);
+        if (!request.stale) play(body.choice, true);
       }
     } catch (error) {
       if (request.stale) return;
       request.finish();
       progress.hidden = true;
+      // Nothing of the board asked for is shown: not the previous one either.
+      board.replaceChildren();
+      facts.replaceChildren();
       const command = error instanceof ApiError && error.body.command;
       status.show(`Error: ${error.message}.${command ? ` Build it with \`${command}\`, then reload.` : ""}`, true);
     }
   }
 
-  function newGame() {
+  function newGame(lines = []) {
     if (presetSelect.value === "custom") {
       state.board = { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value };
     } else {
       state.board = PRESETS[Number(presetSelect.value)];
     }
     state.computer = computerSelect.value;
-    state.moves = [];
+    state.moves = lines;
     state.hinted = null;
     state.probe = null;
     board.replaceChildren();
+    facts.replaceChildren();
+    status.show("Setting up the board…");
     load();
   }
 
-  newGame();
+  window.addEventListener("popstate", () => newGame(fromUrl()));
+  newGame(fromUrl());
 })();
