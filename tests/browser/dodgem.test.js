@@ -238,7 +238,6 @@ test("on a 390 px phone the page does not scroll sideways", async () => {
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
     const board = await page.locator("#board").boundingBox();
     assert.ok(board.width <= 390 && board.height < 1.2 * board.width, `the board fits, with no band: ${JSON.stringify(board)}`);
-    await screenshot(page, "dodgem-phone");
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }

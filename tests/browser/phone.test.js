@@ -1,0 +1,28 @@
+// Every page on a 390 px phone: nothing makes the page scroll sideways, and the navigation wraps between names.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { screenshot, sharedServerAndBrowser } from "./harness.js";
+
+const shared = sharedServerAndBrowser();
+
+test("at 390 px no page scrolls sideways", async () => {
+  const { page } = shared.session;
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/", "/dodgem", "/dots-and-boxes", "/snakes", "/tic-tac-chec"]) {
+    await page.goto(`${shared.server.url}${path}?delay=0`);
+    // Each page draws once its first answer is in: the status line says something other than setting up.
+    await page.waitForFunction(() => !document.getElementById("status") || !/Setting up|^$/.test(document.getElementById("status").textContent));
+    await page.waitForLoadState("networkidle");
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}`),
+    );
+    assert.deepEqual(wide, [], `${path}: wider than the window`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, path);
+    // A game's name is never broken across lines in the navigation.
+    const broken = await page.$$eval("header nav a", (links) => links.filter((a) => a.getClientRects().length > 1).map((a) => a.textContent));
+    assert.deepEqual(broken, [], path);
+    await screenshot(page, `phone${path === "/" ? "-index" : path.replace("/", "-")}`);
+  }
+});
