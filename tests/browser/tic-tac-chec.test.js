@@ -55,7 +55,9 @@ test("without a table: the page says how to build it, and the rules can still be
     await page.click('#moves button[data-move="N@b2"]');
     const afterKnight = await moved(page, EMPTY);
     assert.equal(afterKnight, "..../..../.N../.... b -- open");
-    assert.equal(new URL(page.url()).searchParams.get("position"), afterKnight);
+    // The URL holds the line: where it starts and the moves from there.
+    assert.equal(new URL(page.url()).searchParams.get("position"), EMPTY);
+    assert.equal(new URL(page.url()).searchParams.get("moves"), "N@b2");
     // Black drags its rook from its hand to c3.
     await drag(page, 'g.piece[data-color="black"][data-piece="R"][data-square="hand"]', "c3");
     const afterRook = await moved(page, afterKnight);
@@ -65,11 +67,24 @@ test("without a table: the page says how to build it, and the rules can still be
     assert.equal(await moved(page, afterRook), afterKnight);
     await page.click("#forward");
     assert.equal(await moved(page, afterKnight), afterRook);
-    // The URL reopens the position.
+    // The URL reopens the line, and the browser's Back and Forward walk through it.
     await page.goto(page.url());
     assert.equal(await moved(page, ""), afterRook);
+    assert.equal(await page.locator("#line li").count(), 2);
+    await page.goBack();
+    assert.equal(await moved(page, afterRook), afterKnight);
+    await page.reload();
+    assert.equal(await moved(page, ""), afterKnight);
+    assert.equal(await page.locator("#line li").count(), 2, "the line after the position shown is kept");
+    await page.goForward();
+    assert.equal(await moved(page, afterKnight), afterRook);
     await screenshot(page, "tic-tac-chec-no-table");
     assert.deepEqual(problems, []);
+    // A position that cannot be read leaves nothing to walk or play.
+    await page.goto(`${server.url}/tic-tac-chec?position=garbage`);
+    await page.waitForFunction(() => /Error/.test(document.getElementById("status")?.textContent));
+    for (const button of ["#back", "#forward", "#best"]) assert.ok(await page.locator(button).isDisabled(), button);
+    problems.length = 0;
   } finally {
     await server.stop();
   }

@@ -22,7 +22,7 @@
 
   const pawnSelect = h(
     "select",
-    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; load(); } },
+    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; load(true); } },
     h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
     h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
   );
@@ -66,7 +66,7 @@
       { class: "note" },
       "Drag a piece (from the board or a hand) to a square, or click a move. Green moves win, grey ones draw, red ones ",
       "lose, with the plies to the end counting the move itself. Four in a row, column or long diagonal wins. ",
-      "The URL holds the position: copy it to share.",
+      "The URL holds the line explored: copy it to share; the browser's Back and Forward walk through it.",
     ),
   );
 
@@ -300,28 +300,75 @@
   function go(at) {
     if (at < 0 || at >= state.line.length) return;
     state.at = at;
-    load();
+    load(true);
   }
 
-  async function load() {
+  /** The line in the URL, one history entry per step: reload restores it, Back and Forward walk through it. */
+  function remember(push) {
+    const url = new URL(location.href);
+    url.searchParams.set("position", state.line[0].position);
+    url.searchParams.set("pawn", state.pawn);
+    const moves = state.line.slice(1).map((entry) => entry.move);
+    if (moves.length) url.searchParams.set("moves", moves.join(","));
+    else url.searchParams.delete("moves");
+    if (state.at < state.line.length - 1) url.searchParams.set("at", String(state.at));
+    else url.searchParams.delete("at");
+    if (url.href === location.href) return;
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+  }
+
+  const probeOf = (request, position) => request.get("tic-tac-chec/probe", { position, pawn: state.pawn });
+
+  async function load(push = false) {
     const request = requests.begin();
     const position = state.line[state.at].position;
     state.selected = null;
     try {
-      const body = await request.get("tic-tac-chec/probe", { position, pawn: state.pawn });
+      const body = await probeOf(request, position);
       if (!body) return;
+      // The line's first position as the API writes it, so that the URL and the line agree.
+      if (state.at === 0) state.line[0].position = body.position;
       state.probe = body;
       request.finish();
-      const url = new URL(location.href);
-      url.searchParams.set("position", body.position);
-      url.searchParams.set("pawn", state.pawn);
-      history.replaceState(null, "", url);
+      remember(push);
       render();
     } catch (error) {
-      // Still pending: the moves on screen are not this position's. Back, forward or the pawn rule load again.
-      if (!request.stale) status.show(`Error: ${error.message}`, true);
+      if (request.stale) return;
+      // Still pending: the moves on screen are not this position's; nothing can be played or walked from here.
+      status.show(`Error: ${error.message}`, true);
+      for (const button of [backButton, forwardButton, bestButton]) button.disabled = true;
     }
   }
 
-  load();
+  /** Follows the moves of a link (or of Back and Forward) from its first position, then shows step `at`. */
+  async function replay() {
+    const shared = new URLSearchParams(location.search);
+    state.pawn = shared.get("pawn") === "outbound" ? "outbound" : "travel";
+    pawnSelect.value = state.pawn;
+    const line = [{ position: shared.get("position") || EMPTY, move: null }];
+    const moves = (shared.get("moves") || "").split(",").filter(Boolean);
+    const request = requests.begin();
+    try {
+      for (const [i, name] of moves.entries()) {
+        const body = await probeOf(request, line[line.length - 1].position);
+        if (!body) return;
+        if (i === 0) line[0].position = body.position;
+        const m = body.moves.find((x) => x.move === name);
+        if (!m) break;
+        line.push({ position: m.position, move: name });
+      }
+      request.finish();
+    } catch (error) {
+      if (request.stale) return;
+      request.finish();
+    }
+    state.line = line;
+    const at = Number(shared.get("at"));
+    state.at = shared.has("at") && Number.isInteger(at) && at >= 0 && at < line.length ? at : line.length - 1;
+    load(false);
+  }
+
+  window.addEventListener("popstate", () => replay());
+  replay();
 })();
