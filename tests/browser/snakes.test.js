@@ -71,7 +71,21 @@ test("the editor adds and removes jumps, and refuses a loop", async () => {
   await page.waitForFunction(() => document.getElementById("status")?.classList.contains("error"));
   assert.match(await page.locator("#status").innerText(), /circle|cycle|loop/i);
   assert.equal(await page.locator("#expected-exact").innerText(), edited);
+  // After the refusal, a click starts a new jump and says so.
+  await page.click('g.square[data-square="7"]');
+  assert.match(await page.locator("#status").innerText(), /A jump from 7: click the square it leads to/);
+  await page.keyboard.press("Escape");
+  assert.match(await page.locator("#status").innerText(), /No jump added/);
+  // The custom board is in the URL: a reload keeps it, and Back goes to the board before the edit.
+  await page.reload();
+  assert.equal(await analysed(page, undefined), edited);
+  assert.equal(await page.locator("#board-select").inputValue(), "");
+  await page.goBack();
+  assert.equal(await analysed(page, edited), original);
+  await page.goForward();
+  assert.equal(await analysed(page, original), edited);
   // Clicking the ladder's foot removes it.
+  await page.check("#edit");
   await page.click('g.square[data-square="3"]');
   assert.equal(await analysed(page, edited), original);
   assert.deepEqual(problems.filter((p) => !p.includes("400")), []);
@@ -88,4 +102,8 @@ test("a blank board of 30 squares", async () => {
   assert.equal(blank, solve("--goal", "30", "--jumps", "").expected_turns.exact);
   assert.equal(await page.locator("g.square").count(), 30);
   assert.deepEqual(problems, []);
+  // A board numbering its cells from 0 says how many cells it has: one more than its goal.
+  await page.goto(`${shared.server.url}/snakes?board=example-30`);
+  await analysed(page, undefined);
+  assert.match(await page.locator("#facts").innerText(), /example-30, 30 cells/);
 });

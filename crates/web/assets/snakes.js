@@ -188,7 +188,8 @@
     const exact = e.infinite ? "infinite: the goal may never be reached" : e.exact;
     facts.replaceChildren(
       h("dt", {}, "board"),
-      h("dd", {}, `${a.board}, ${a.goal} ${a.numbering}, ${a.jumps.length} jumps`),
+      // A board numbering cells has one from 0 to the goal: one more than the goal.
+      h("dd", {}, `${a.board}, ${a.numbering === "cells" ? a.goal + 1 : a.goal} ${a.numbering}, ${a.jumps.length} jumps`),
       h("dt", {}, "fewest throws"),
       h("dd", { id: "min-throws" }, a.min_throws === null ? "the goal cannot be reached" : String(a.min_throws)),
       h("dt", {}, "their rolls"),
@@ -243,6 +244,7 @@
       } else {
         state.pending = position;
         render();
+        status.show(`A jump from ${position}: click the square it leads to (Escape: no jump).`);
       }
       return;
     }
@@ -278,7 +280,46 @@
     analyse();
   }
 
-  async function analyse() {
+  /** The board in the URL, one history entry per change: reload restores it, Back and Forward undo and redo. */
+  function remember(push) {
+    const url = new URL(location.href);
+    for (const key of ["board", "goal", "numbering", "jumps"]) url.searchParams.delete(key);
+    url.searchParams.set("overshoot", overshootSelect.value);
+    if (state.custom) {
+      url.searchParams.set("goal", String(state.custom.goal));
+      url.searchParams.set("numbering", state.custom.numbering);
+      url.searchParams.set("jumps", state.custom.jumps.map(([f, t]) => `${f}:${t}`).join(","));
+    } else {
+      url.searchParams.set("board", state.name);
+    }
+    if (url.href === location.href) return;
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+  }
+
+  /** Reads the board from the URL: a built-in one by name, or a custom one by its goal, numbering and jumps. */
+  function fromUrl() {
+    const shared = new URLSearchParams(location.search);
+    if (["stay", "bounce", "pass"].includes(shared.get("overshoot"))) overshootSelect.value = shared.get("overshoot");
+    const goal = Number(shared.get("goal"));
+    if (Number.isInteger(goal) && goal > 0) {
+      const jumps = (shared.get("jumps") || "")
+        .split(",")
+        .filter(Boolean)
+        .map((pair) => pair.split(":").map(Number))
+        .filter((pair) => pair.length === 2 && pair.every(Number.isInteger));
+      const numbering = shared.get("numbering") === "cells" ? "cells" : "squares";
+      state.custom = { goal, numbering, jumps };
+      ensureCustomOption();
+    } else {
+      state.custom = null;
+      const name = shared.get("board");
+      if ([...boardSelect.options].some((o) => o.value === name && name)) state.name = name;
+      boardSelect.value = state.name;
+    }
+  }
+
+  async function analyse(push = true) {
     const request = requests.begin();
     const params = { overshoot: overshootSelect.value };
     if (state.custom) {
@@ -295,6 +336,7 @@
       request.finish();
       state.analysis = body;
       state.shown = { name: state.name, custom: state.custom };
+      remember(push);
       status.show(
         body.min_throws === null
           ? "The goal cannot be reached on this board."
@@ -321,8 +363,21 @@
       status.show(`Error: ${error.message}`, true);
       return;
     }
-    analyse();
+    fromUrl();
+    analyse(false);
   }
 
+  window.addEventListener("popstate", () => {
+    fromUrl();
+    state.pending = null;
+    analyse(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.pending !== null) {
+      state.pending = null;
+      render();
+      status.show("No jump added.");
+    }
+  });
   start();
 })();
