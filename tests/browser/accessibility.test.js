@@ -1,0 +1,35 @@
+// axe-core's accessibility check on every page, mid-use: no serious or critical violation.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { test } from "node:test";
+import { sharedServerAndBrowser } from "./harness.js";
+
+const shared = sharedServerAndBrowser();
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** The serious and critical violations axe finds on the page as it is now, one line each. */
+async function violations(page) {
+  await page.addScriptTag({ path: axePath });
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
+  });
+  return found.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.nodes.join(", ")}`);
+}
+
+const PAGES = [
+  ["/", () => document.querySelector(".cards a")],
+  ["/dodgem?delay=0&size=3&moves=a3-b3,b1-b2", () => document.querySelector("#record button.ply")],
+  ["/dots-and-boxes?delay=0", () => document.querySelector("g.line")],
+  ["/snakes", () => document.getElementById("expected-exact")?.textContent],
+  ["/tic-tac-chec", () => document.querySelector("#moves button")],
+];
+
+for (const [path, ready] of PAGES) {
+  test(`no serious accessibility violation on ${path}`, async () => {
+    const { page } = shared.session;
+    await page.goto(`${shared.server.url}${path}`);
+    await page.waitForFunction(ready);
+    assert.deepEqual(await violations(page), []);
+  });
+}
