@@ -100,9 +100,20 @@ function colour(name) {
 }
 colour.cache = new Map();
 
-/** The words for a table being built, from the API's 202 answer. */
+/** What a build's phases do, in words, by the names the solvers give them. */
+const PHASE_WORDS = {
+  solve: "solving every position",
+  reachable: "counting the positions reachable from the start",
+  sweep: "solving every position",
+  audit: "checking every value",
+  starting: "starting",
+};
+
+/** The words for a table being built, from the API's 202 answer; the page asks again by itself. */
 function buildingWords(body) {
-  return `Building the table (${body.positions.toLocaleString("en")} positions): ${body.phase}, ${Math.round(100 * body.done)}% done…`;
+  const what = PHASE_WORDS[body.phase] || body.phase;
+  const step = body.step > 1 ? `step ${body.step}, ` : "";
+  return `Building the table of ${body.positions.toLocaleString("en")} positions (${step}${what}: ${Math.round(100 * body.done)}%). This page carries on by itself once it is ready.`;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";

@@ -62,7 +62,7 @@ pub(crate) enum Availability<T> {
     /// Here it is.
     Ready(Arc<T>),
     /// Being built: the phase under way and the share of it done.
-    Building { phase: String, done: f64 },
+    Building { phase: String, step: u64, done: f64 },
 }
 
 /// Something loaded, of whatever type its game reads.
@@ -104,6 +104,8 @@ struct Answers {
 struct Job {
     path: PathBuf,
     phase: Mutex<String>,
+    /// Phases begun so far: the one under way is this one, from 1.
+    steps: AtomicU64,
     total: AtomicU64,
     done: AtomicU64,
     failure: Mutex<Option<String>>,
@@ -114,6 +116,7 @@ impl Job {
         Job {
             path,
             phase: Mutex::new("starting".into()),
+            steps: AtomicU64::new(0),
             total: AtomicU64::new(0),
             done: AtomicU64::new(0),
             failure: Mutex::default(),
@@ -123,13 +126,14 @@ impl Job {
     fn availability<T>(&self) -> Availability<T> {
         let phase = lock(&self.phase).clone();
         let done = self.done.load(Relaxed) as f64 / self.total.load(Relaxed).max(1) as f64;
-        Availability::Building { phase, done: done.min(1.0) }
+        Availability::Building { phase, step: self.steps.load(Relaxed), done: done.min(1.0) }
     }
 }
 
 impl Progress for Job {
     fn start(&self, phase: &str, total: u64) {
         *lock(&self.phase) = phase.to_string();
+        self.steps.fetch_add(1, Relaxed);
         self.total.store(total, Relaxed);
         self.done.store(0, Relaxed);
     }

@@ -232,6 +232,8 @@ async fn dots_and_boxes_builds_a_large_table_in_the_background() {
         }
         assert_eq!(status, StatusCode::ACCEPTED);
         assert!((0.0..=1.0).contains(&body["done"].as_f64().unwrap()));
+        // Which phase it is in, counted from 1 once the build has begun one.
+        assert!(body["step"].as_u64().is_some_and(|step| step <= 3), "{body}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     panic!("the 1x9 table was not built in two minutes");

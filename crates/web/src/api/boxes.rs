@@ -91,8 +91,8 @@ fn table(state: &Shared, quiet: &QuietTable) -> Result<Result<Arc<Table<QuietOut
     let game = Game::DotsAndBoxes(quiet.board().clone());
     Ok(match state.table(quiet, || command_line(Operation::Solve, &game))? {
         Availability::Ready(table) => Ok(table),
-        Availability::Building { phase, done } => {
-            Err(BuildingJson::new(&game, phase, done).with_positions(quiet.quiet().count()).into_response())
+        Availability::Building { phase, step, done } => {
+            Err(BuildingJson::new(&game, phase, step, done).with_positions(quiet.quiet().count()).into_response())
         }
     })
 }

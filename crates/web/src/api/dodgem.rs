@@ -54,8 +54,8 @@ fn values(state: &Shared, game: &Dodgem) -> Result<Result<DodgemValues, Response
     }
     Ok(match state.table(game, command)? {
         Availability::Ready(table) => Ok(DodgemValues::Table(table)),
-        Availability::Building { phase, done } => {
-            Err(BuildingJson::new(&Game::Dodgem(game.clone()), phase, done).into_response())
+        Availability::Building { phase, step, done } => {
+            Err(BuildingJson::new(&Game::Dodgem(game.clone()), phase, step, done).into_response())
         }
     })
 }

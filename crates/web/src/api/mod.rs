@@ -82,8 +82,11 @@ pub(crate) async fn blocking<T: Send + 'static>(
 #[derive(Serialize)]
 pub(crate) struct BuildingJson {
     building: bool,
-    /// The solver's phase under way, and the share of it done.
+    /// The solver's phase under way, which one it is (from 1: a build
+    /// may have several, each counted from 0 % again), and the share of it
+    /// done.
     phase: String,
+    step: u64,
     done: f64,
     /// The table's positions.
     positions: u64,
@@ -95,10 +98,11 @@ pub(crate) struct BuildingJson {
 }
 
 impl BuildingJson {
-    pub(crate) fn new(game: &Game, phase: String, done: f64) -> BuildingJson {
+    pub(crate) fn new(game: &Game, phase: String, step: u64, done: f64) -> BuildingJson {
         BuildingJson {
             building: true,
             phase,
+            step,
             done,
             positions: game.table_key().map_or(0, |key| key.positions),
             command: command_line(Operation::Solve, game),
