@@ -33,3 +33,22 @@ for (const [path, ready] of PAGES) {
     assert.deepEqual(await violations(page), []);
   });
 }
+
+test("the colour-blind palette is kept from page to page and changes the value colours", async () => {
+  const { page } = shared.session;
+  const win = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--win").trim());
+  await page.goto(`${shared.server.url}/dodgem?delay=0&moves=a3-b3`);
+  await page.waitForFunction(() => document.querySelector("#record button.ply"));
+  const standard = await win();
+  await page.click("#palette");
+  await page.waitForFunction(() => document.documentElement.classList.contains("colour-blind") && document.querySelector("#record button.ply"));
+  assert.notEqual(await win(), standard);
+  assert.equal(await page.locator("#palette").getAttribute("aria-pressed"), "true");
+  // The game survived the redraw, and the choice holds on the next page.
+  assert.equal(await page.locator("#record button.ply").count(), 2);
+  await page.goto(`${shared.server.url}/`);
+  assert.equal(await win(), "#009e73");
+  assert.deepEqual(await violations(page), []);
+  await page.click("#palette");
+  assert.equal(await win(), standard);
+});

@@ -42,9 +42,10 @@ fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
 <title>{title} · solved</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/style.css">
+<script src="/assets/palette.js"></script>
 </head>
 <body>
-<header><a class="brand" href="/">solved</a><nav>{nav}</nav></header>
+<header><a class="brand" href="/">solved</a><nav>{nav}</nav><button id="palette" class="palette" type="button" aria-pressed="false">Colour-blind palette</button></header>
 <main>
 {body}
 </main>

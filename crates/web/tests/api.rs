@@ -89,7 +89,9 @@ async fn games_lists_every_game_and_every_page_is_served() {
     for jargon in ["retrograde", "descending sweep", "tiered"] {
         assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
-    for asset in ["style.css", "common.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"] {
+    for asset in
+        ["style.css", "palette.js", "common.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"]
+    {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(!text.is_empty());
