@@ -50,8 +50,9 @@ test("without a table: the page says how to build it, and the rules can still be
     const missing = await page.locator("#missing").innerText();
     assert.match(missing, /solved solve tic-tac-chec && solved compact tic-tac-chec/);
     assert.match(missing, /about 5 minutes/);
-    // The empty board: every piece of White's hand on every square.
+    // The empty board: every piece of White's hand on every square, grouped by piece.
     assert.equal(await page.locator("#moves button").count(), 64);
+    assert.deepEqual(await page.$$eval("#moves .placements", (groups) => groups.map((g) => g.querySelectorAll("button").length)), [16, 16, 16, 16]);
     await page.click('#moves button[data-move="N@b2"]');
     const afterKnight = await moved(page, EMPTY);
     assert.equal(afterKnight, "..../..../.N../.... b -- open");
@@ -80,6 +81,11 @@ test("without a table: the page says how to build it, and the rules can still be
     assert.equal(await moved(page, afterKnight), afterRook);
     await screenshot(page, "tic-tac-chec-no-table");
     assert.deepEqual(problems, []);
+    // At the end, the four in a line that won are framed.
+    const won = "NBRP/n.../b.../r... b d- post";
+    await page.goto(`${server.url}/tic-tac-chec?position=${encodeURIComponent(won)}`);
+    await page.waitForFunction(() => /Game over/.test(document.getElementById("status")?.textContent));
+    assert.equal(await page.locator("rect.winning").count(), 4);
     // A position that cannot be read leaves nothing to walk or play.
     await page.goto(`${server.url}/tic-tac-chec?position=garbage`);
     await page.waitForFunction(() => /Error/.test(document.getElementById("status")?.textContent));
