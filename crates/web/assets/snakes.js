@@ -1,7 +1,7 @@
 // Snakes and Ladders: any board, analysed exactly.
 "use strict";
 (() => {
-  const CELL = 52;
+  const CELL = 60;
   const app = document.getElementById("app");
   // The board being shown: a built-in one by name, or a custom one by its goal, numbering and jumps.
   // `custom` is the board being edited (null for a built-in one); `shown` the board of the analysis on screen, to
@@ -120,6 +120,7 @@
       arrowHead("ladder-head", colour("win")),
       arrowHead("snake-head", colour("loss")),
     );
+    const labels = [];
     const finite = a.per_square.slice(first).filter((e) => e !== null);
     const low = Math.min(...finite);
     const high = Math.max(...finite);
@@ -137,9 +138,13 @@
           stroke: colour(state.pending === position ? "ink" : "white"),
           "stroke-width": state.pending === position ? 3 : 1,
         }),
-        svg("text", { x: x + 4, y: y + 13, "font-size": 11, fill: colour("label") }, String(position)),
-        svg("text", { x: x + CELL - 4, y: y + CELL - 5, "font-size": 9, "text-anchor": "end", fill: colour("label-muted") }, expected === null ? "∞" : expected.toFixed(1)),
         svg("title", {}, `${position}: ${expected === null ? "the goal may never be reached" : `${expected.toFixed(3)} turns to go`}`),
+      );
+      // The numbers go on top of the arrows, drawn last, on a pale halo so that a line across them hides nothing.
+      const halo = { stroke: colour("white"), "stroke-width": 3, "paint-order": "stroke", "pointer-events": "none" };
+      labels.push(
+        svg("text", { x: x + 4, y: y + 15, "font-size": 14, "font-weight": 600, fill: colour("label"), ...halo }, String(position)),
+        svg("text", { x: x + CELL - 4, y: y + CELL - 6, "font-size": 12, "text-anchor": "end", fill: colour("label"), ...halo }, expected === null ? "∞" : expected.toFixed(1)),
       );
       cell.addEventListener("click", () => edit(position));
       board.append(cell);
@@ -171,6 +176,7 @@
         svg("polyline", { points, fill: "none", stroke: colour("blue"), "stroke-width": 3, "stroke-dasharray": "7 5", id: "path", "pointer-events": "none" }),
       );
     }
+    board.append(...labels);
     renderFacts();
     renderPlot();
   }
@@ -211,12 +217,14 @@
     const height = 170;
     const bottom = height - 22;
     plot.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    plot.setAttribute("width", width);
-    plot.setAttribute("height", height);
+    // As wide as the panel: the picture scales, its labels with it.
+    plot.setAttribute("width", "100%");
+    plot.removeAttribute("height");
     plot.replaceChildren();
     if (pmf.length === 0) return;
     const top = Math.max(...pmf);
-    const step = (width - 30) / pmf.length;
+    // Room on the right for the last tick's label, which is centred on its bar.
+    const step = (width - 30 - 14) / pmf.length;
     pmf.forEach((p, i) => {
       const tall = top > 0 ? ((bottom - 8) * p) / top : 0;
       plot.append(
