@@ -145,6 +145,8 @@ test("Back, Forward and reload walk through the game; the record and the chart g
     positions.push(await text("#position"));
   }
   assert.equal(new Set(positions).size, 4);
+  // The last move is marked on the board as well as in the record.
+  assert.deepEqual((await page.$$eval("rect.last-move", (nodes) => nodes.map((n) => n.dataset.square))).sort(), ["a3", "b3"]);
   const truth = cli(shared.server.dataDir, "probe", "dodgem", "--size", "4", "--moves", played.join(" "));
   assert.equal(positions[3], truth.position);
   // Each move's value as played, from its mover's side.

@@ -190,7 +190,7 @@
       );
     }
     const last = state.at > 0 ? state.line[state.at - 1] : null;
-    const lastSquares = last ? new Set(last.move.split("-")) : new Set();
+    const lastSquares = new Set(last ? [last.from, last.to] : []);
     for (let file = 0; file < n; file++) {
       for (let rank = 0; rank < n; rank++) {
         const { x, y } = corner(n, file, rank);
@@ -435,6 +435,8 @@
     state.line.push({
       position: move.position,
       move: name,
+      from: move.from,
+      to: move.to,
       mover: probe.to_move,
       value: move.value,
       label: valueLabel(move),
@@ -585,6 +587,8 @@
         line.push({
           position: move.position,
           move: name,
+          from: move.from,
+          to: move.to,
           mover: body.to_move,
           value: move.value,
           label: valueLabel(move),

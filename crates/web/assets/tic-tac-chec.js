@@ -149,8 +149,7 @@
       board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: colour("muted") }, String(rank + 1)));
     }
     // At the end, the four in a line that won are framed.
-    const winning = p.over ? fourInALine(pos.pieces) : new Set();
-    for (const name of winning) {
+    for (const name of p.winning_line) {
       const { x, y } = squareXY(name);
       board.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, fill: "none", stroke: colour("accent"), "stroke-width": 6, class: "winning" }));
     }
@@ -179,18 +178,6 @@
       }
     }
     renderPanel(pos);
-  }
-
-  /** The squares of a row, column or long diagonal that one side fills, if any. */
-  function fourInALine(pieces) {
-    const owner = new Map(pieces.map((piece) => [piece.square, piece.color]));
-    const lines = [];
-    for (let i = 0; i < 4; i++) {
-      lines.push([0, 1, 2, 3].map((j) => squareName(j, i)), [0, 1, 2, 3].map((j) => squareName(i, j)));
-    }
-    lines.push([0, 1, 2, 3].map((j) => squareName(j, j)), [0, 1, 2, 3].map((j) => squareName(j, 3 - j)));
-    const full = lines.find((line) => owner.get(line[0]) && line.every((sq) => owner.get(sq) === owner.get(line[0])));
-    return new Set(full || []);
   }
 
   function renderPanel(pos) {
@@ -223,9 +210,9 @@
         h("span", { class: "v" }, m.value ? valueLabel(m) : ""),
       );
     // Placements (the whole opening) come grouped by the piece placed, best first within each.
-    const placements = p.moves.filter((m) => m.move.includes("@"));
+    const placements = p.moves.filter((m) => !m.from);
     if (placements.length > 8) {
-      const roles = [...new Set(placements.map((m) => m.move.split("@")[0]))];
+      const roles = [...new Set(placements.map((m) => m.role))];
       const names = { P: "pawn", N: "knight", B: "bishop", R: "rook" };
       moveList.replaceChildren(
         ...roles.map((role) =>
@@ -233,10 +220,10 @@
             "div",
             { class: "placements", "data-role": role },
             h("span", { class: "note" }, `${names[role] || role}:`),
-            ...placements.filter((m) => m.move.startsWith(`${role}@`)).map(button),
+            ...placements.filter((m) => m.role === role).map(button),
           ),
         ),
-        ...p.moves.filter((m) => !m.move.includes("@")).map(button),
+        ...p.moves.filter((m) => m.from).map(button),
       );
     } else {
       moveList.replaceChildren(...p.moves.map(button));

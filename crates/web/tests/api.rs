@@ -473,3 +473,14 @@ async fn dodgem_line_is_perfect_play_to_the_end() {
     assert!(drawn["moves"].as_array().unwrap().iter().all(|m| m["value"] == "draw"));
     server.refused("/api/dodgem/line?size=3&moves=a1-a2", "move 1").await;
 }
+
+#[tokio::test]
+async fn dodgem_with_units_not_all_there_is_probed_from_its_table() {
+    let server = server();
+    let game = Dodgem::new(3, Objective::Normal).unwrap();
+    // A solve by units that has written nothing yet: the table is built as usual.
+    std::fs::create_dir_all(game.unit_files(&server.store).dir()).unwrap();
+    let body = server.ok("/api/dodgem/probe?size=3").await;
+    assert_eq!((body["value"].as_str(), body["distance"].as_u64()), (Some("win"), Some(19)));
+    assert!(server.store.dir().join("dodgem-normal-3x3.tbl").exists());
+}

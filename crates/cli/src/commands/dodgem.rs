@@ -86,13 +86,7 @@ fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
     let mut text = String::new();
     let how = provenance_words(provenance);
     writeln!(text, "Dodgem {0}x{0} ({1}), {how} {path}", game.size(), game.objective().id())?;
-    let tally = |t: solved_engine::Tally| {
-        vec![thousands(t.positions()), thousands(t.wins), thousands(t.losses), thousands(t.draws)]
-    };
-    let mut rows = vec![vec!["".into(), "positions".into(), "wins".into(), "losses".into(), "draws".into()]];
-    rows.push([vec!["all (either side to move)".into()], tally(summary.all)].concat());
-    rows.push([vec!["reachable from the start".into()], tally(summary.reachable)].concat());
-    text.push_str(&columns(&rows));
+    text.push_str(&tallies(summary.all, summary.reachable));
     writeln!(text, "start position: {} ({})", summary.start, describe(summary.start))?;
     let longest = |p: Option<Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
     writeln!(text, "longest win: {}, longest loss: {}", longest(summary.longest_win), longest(summary.longest_loss))?;
@@ -100,6 +94,19 @@ fn solve(request: &Request, game: &Dodgem) -> anyhow::Result<ExitCode> {
     writeln!(text, "time: {seconds:.2} s")?;
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table of positions by result: all of them, and those reachable
+/// from the start.
+fn tallies(all: solved_engine::Tally, reachable: solved_engine::Tally) -> String {
+    let row = |label: &str, t: solved_engine::Tally| {
+        vec![label.into(), thousands(t.positions()), thousands(t.wins), thousands(t.losses), thousands(t.draws)]
+    };
+    columns(&[
+        ["", "positions", "wins", "losses", "draws"].map(String::from).to_vec(),
+        row("all (either side to move)", all),
+        row("reachable from the start", reachable),
+    ])
 }
 
 /// What is missing of the unit files of `game`, with the command that
@@ -161,7 +168,7 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
     })?;
     drop(bar);
     let units = dodgem::DodgemUnits::open(game, &request.config.store)?;
-    let tally = units.tally();
+    let all = units.every_position();
     let figures = units.figures()?;
     let start = units.value(game, &game.start())?;
     let seconds = began.elapsed().as_secs_f64();
@@ -171,10 +178,10 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
             game: dodgem::INFO.id,
             size: game.size(),
             variant: game.objective().id(),
-            positions: 2 * tally.positions(),
-            wins: 2 * tally.wins,
-            losses: 2 * tally.losses,
-            draws: 2 * tally.draws,
+            positions: all.positions(),
+            wins: all.wins,
+            losses: all.losses,
+            draws: all.draws,
             reachable: reachable.into(),
             start,
             max_win_distance: figures.longest_win.map(|p| p.0),
@@ -199,22 +206,7 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
         report.resumed,
         game.unit_index().units().len()
     )?;
-    let mut rows = vec![vec!["".into(), "positions".into(), "wins".into(), "losses".into(), "draws".into()]];
-    rows.push(vec![
-        "all (either side to move)".into(),
-        thousands(2 * tally.positions()),
-        thousands(2 * tally.wins),
-        thousands(2 * tally.losses),
-        thousands(2 * tally.draws),
-    ]);
-    rows.push(vec![
-        "reachable from the start".into(),
-        thousands(reachable.positions()),
-        thousands(reachable.wins),
-        thousands(reachable.losses),
-        thousands(reachable.draws),
-    ]);
-    text.push_str(&columns(&rows));
+    text.push_str(&tallies(all, reachable));
     writeln!(text, "start position: {start} ({})", describe(start))?;
     let longest = |p: Option<Plies>| p.map_or("none".into(), |p| format!("{p} plies"));
     writeln!(text, "longest win: {}, longest loss: {}", longest(figures.longest_win), longest(figures.longest_loss))?;
@@ -223,8 +215,8 @@ fn solve_units(request: &Request, game: &Dodgem, budget: u64) -> anyhow::Result<
         text,
         "on disk: {} for {} values ({:.1}x smaller)",
         bytes_text(stored),
-        thousands(tally.positions()),
-        tally.positions() as f64 / stored.max(1) as f64
+        thousands(all.positions() / 2),
+        all.positions() as f64 / 2.0 / stored.max(1) as f64
     )?;
     writeln!(text, "time: {seconds:.2} s")?;
     output::print(&text)?;

@@ -187,6 +187,13 @@ impl DodgemUnits {
         self.tables.iter().map(|t| t.header().tally).fold(Tally::default(), Tally::merge)
     }
 
+    /// Every position, either side to move: a position and its mirror
+    /// image (the other side to move) have the same value.
+    pub fn every_position(&self) -> Tally {
+        let stored = self.tally();
+        Tally { wins: 2 * stored.wins, losses: 2 * stored.losses, draws: 2 * stored.draws }
+    }
+
     /// The longest win, the longest loss and the mutual zugzwangs over
     /// every unit, from the facts each unit's header keeps.
     ///

@@ -308,6 +308,13 @@ impl Position {
         complete_line(self.occupied_by(color))
     }
 
+    /// The squares of a line one colour fills, if any: where the game was
+    /// won.
+    pub fn winning_line(&self) -> Option<u16> {
+        let filled = |color| LINES.into_iter().find(|&line| self.occupied_by(color) & line == line);
+        filled(Color::White).or_else(|| filled(Color::Black))
+    }
+
     /// Whether the game is over: some line is complete (either colour, as
     /// the solved domain counts it).
     pub fn is_over(&self) -> bool {

@@ -13,7 +13,9 @@ use solved_engine::table::Packed;
 use solved_engine::{DenseIndex, Values};
 use solved_games::registry::{Game, Operation, command_line};
 use solved_games::tables::Solvable;
-use solved_games::tic_tac_chec::{self, Color, Direction, Move, Piece, Position, ProbeValues, TicTacChec, square_name};
+use solved_games::tic_tac_chec::{
+    self, Color, Direction, Move, Piece, Position, ProbeValues, TicTacChec, square_name, squares,
+};
 
 use super::{MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
@@ -88,6 +90,8 @@ struct ProbeJson {
     #[serde(flatten)]
     value: Option<Value>,
     over: bool,
+    /// The four squares of the line that won, once the game is over.
+    winning_line: Vec<String>,
     /// Best first once the table is built; in move order before.
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -160,6 +164,7 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<Prob
             black: side(&pos, Color::Black),
             value,
             over,
+            winning_line: pos.winning_line().map_or_else(Vec::new, |line| squares(line).map(square_name).collect()),
             moves,
             missing,
         }))

@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
-use solved_engine::Value;
+use solved_engine::{Plies, Tally, Value};
 use solved_games::dodgem::{self, Destination, Dodgem, DodgemUnits, DodgemValues, Player, Position};
 use solved_games::player::choose;
 use solved_games::registry::{Game, Operation, command_line};
@@ -48,9 +48,28 @@ struct ProbeJson {
 /// table has got.
 fn values(state: &Shared, game: &Dodgem) -> Result<Result<DodgemValues, Response>, ApiError> {
     let command = || command_line(Operation::Solve, &Game::Dodgem(game.clone()));
-    // A board solved with `--units` is read from its unit files.
-    if game.size() > dodgem::MAX_FLAT_SIZE || game.unit_files(state.store()).dir().is_dir() {
-        return Ok(Ok(DodgemValues::Units(units(state, game, command)?)));
+    if game.size() > dodgem::MAX_FLAT_SIZE {
+        return match units(state, game)? {
+            Ok(units) => Ok(Ok(DodgemValues::Units(units))),
+            Err(missing) => Err(ApiError::not_built(
+                format!(
+                    "Dodgem {0}x{0} ({1}) has not been solved on this server ({missing} of its {2} units are \
+                     missing); the solve takes about {3:.0} hours on two cores and resumes where it stopped",
+                    game.size(),
+                    game.objective().id(),
+                    game.unit_index().units().len(),
+                    game.cost().seconds / 3600.0
+                ),
+                command(),
+            )),
+        };
+    }
+    // A smaller board solved with `--units` is read from its unit files
+    // once they are all there; until then its table is built as usual.
+    if game.unit_files(state.store()).dir().is_dir()
+        && let Ok(units) = units(state, game)?
+    {
+        return Ok(Ok(DodgemValues::Units(units)));
     }
     Ok(match state.table(game, command)? {
         Availability::Ready(table) => Ok(DodgemValues::Table(table)),
@@ -60,34 +79,24 @@ fn values(state: &Shared, game: &Dodgem) -> Result<Result<DodgemValues, Response
     })
 }
 
-/// The unit files of a board. Never solved on request: past one table that
-/// takes hours, which `solved solve` spends resuming from what it wrote.
-fn units(state: &Shared, game: &Dodgem, command: impl FnOnce() -> String) -> Result<Arc<DodgemUnits>, ApiError> {
+/// The unit files of a board, or how many of them are missing. Never
+/// solved on request: past one table that takes hours, which `solved
+/// solve` spends resuming from what it wrote.
+fn units(state: &Shared, game: &Dodgem) -> Result<Result<Arc<DodgemUnits>, usize>, ApiError> {
     let files = game.unit_files(state.store());
-    let count = game.unit_index().units().len();
-    let missing = (0..count).filter(|&u| !files.path(u).exists()).count();
+    // Looked for only until the units are open: then they stay loaded.
+    let mut missing = 0;
     // What stays loaded is each unit's header and block list: the values
     // are read a block at a time.
     let opened = state.load(
         files.dir().to_path_buf(),
         |_| 0,
         |store| {
+            missing = (0..game.unit_index().units().len()).filter(|&u| !files.path(u).exists()).count();
             if missing > 0 { Ok(None) } else { DodgemUnits::open(game, store).map(Some) }
         },
     )?;
-    opened.ok_or_else(|| {
-        let cost = game.cost();
-        ApiError::not_built(
-            format!(
-                "Dodgem {0}x{0} ({1}) has not been solved on this server ({missing} of its {count} units are missing); \
-                 the solve takes about {2:.0} hours on two cores and resumes where it stopped",
-                game.size(),
-                game.objective().id(),
-                cost.seconds / 3600.0
-            ),
-            command(),
-        )
-    })
+    Ok(opened.ok_or(missing))
 }
 
 fn cars(pos: &Position) -> Vec<CarJson> {
@@ -206,6 +215,22 @@ struct SummaryJson {
     max_loss_distance: Option<u16>,
 }
 
+impl SummaryJson {
+    fn new(game: &Dodgem, all: Tally, start: Value, longest_win: Option<Plies>, longest_loss: Option<Plies>) -> Self {
+        SummaryJson {
+            size: game.size(),
+            variant: game.objective().id(),
+            positions: all.positions(),
+            wins: all.wins,
+            losses: all.losses,
+            draws: all.draws,
+            start,
+            max_win_distance: longest_win.map(|p| p.0),
+            max_loss_distance: longest_loss.map(|p| p.0),
+        }
+    }
+}
+
 /// `GET /api/dodgem/summary?size=N&misere=B`: the solve summary. 202 while
 /// the table is built.
 async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Response, ApiError> {
@@ -215,33 +240,12 @@ async fn summary(State(state): State<Shared>, query: RawQuery) -> Result<Respons
         let summary = match values(&state, &game)? {
             Ok(DodgemValues::Table(table)) => {
                 let summary = game.summary(&table).map_err(|e| ApiError::internal(&e))?;
-                SummaryJson {
-                    size: game.size(),
-                    variant: game.objective().id(),
-                    positions: summary.all.positions(),
-                    wins: summary.all.wins,
-                    losses: summary.all.losses,
-                    draws: summary.all.draws,
-                    start: summary.start,
-                    max_win_distance: summary.longest_win.map(|p| p.0),
-                    max_loss_distance: summary.longest_loss.map(|p| p.0),
-                }
+                SummaryJson::new(&game, summary.all, summary.start, summary.longest_win, summary.longest_loss)
             }
             Ok(DodgemValues::Units(units)) => {
-                // A unit holds one of each mirror pair, Blue to move.
-                let tally = units.tally();
                 let figures = units.figures().map_err(|e| ApiError::internal(&e))?;
-                SummaryJson {
-                    size: game.size(),
-                    variant: game.objective().id(),
-                    positions: 2 * tally.positions(),
-                    wins: 2 * tally.wins,
-                    losses: 2 * tally.losses,
-                    draws: 2 * tally.draws,
-                    start: units.value(&game, &game.start()).map_err(|e| ApiError::internal(&e))?,
-                    max_win_distance: figures.longest_win.map(|p| p.0),
-                    max_loss_distance: figures.longest_loss.map(|p| p.0),
-                }
+                let start = units.value(&game, &game.start()).map_err(|e| ApiError::internal(&e))?;
+                SummaryJson::new(&game, units.every_position(), start, figures.longest_win, figures.longest_loss)
             }
             Err(building) => return Ok(building),
         };
