@@ -177,3 +177,73 @@ test("a 2×2 game played with the keyboard alone; Back, Forward and reload keep 
   await page.waitForFunction((p) => document.getElementById("moves")?.textContent === p, final);
   assert.deepEqual(problems, []);
 });
+
+test("the record and the chart: scores as played, mistakes marked, any ply reached, Redo, play on, the game as text", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  // Two people (no computer) on 2×2: ab is a best first line, ac is not.
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0&rows=2&cols=2&variant=american&computer=none&lines=ab,ba`);
+  await page.waitForFunction(() => document.querySelectorAll("#record button.ply").length === 2);
+  const start = probe("2", "2", "american", "");
+  const afterAb = probe("2", "2", "american", "ab");
+  const signed = (score) => (score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0");
+  const expected = [start.moves.find((m) => m.move === "ab"), afterAb.moves.find((m) => m.move === "ba")].map(
+    (m) => signed(m.score) + (m.best ? "" : "?"),
+  );
+  assert.deepEqual(await page.$$eval("#record button.ply .v", (nodes) => nodes.map((n) => n.textContent)), expected);
+  assert.equal(await page.locator("#record li").count(), 1, "A's line and B's are one numbered row");
+  // One dot per ply, each at the final score with best play; clicking ply 0 goes there, the rest stays for Redo.
+  assert.equal(await page.locator("#chart circle.ply-dot").count(), 3);
+  await page.click('#chart circle.ply-dot[data-ply="0"]');
+  await page.waitForFunction(() => document.getElementById("moves")?.textContent === "none yet");
+  assert.equal(await page.locator("#record button.ply").count(), 2);
+  assert.equal(new URL(page.url()).searchParams.get("ply"), "0");
+  await page.click("#redo");
+  await page.waitForFunction(() => document.getElementById("moves")?.textContent === "ab");
+  // Back returns to ply 0, reload keeps the place in the game.
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById("moves")?.textContent === "none yet");
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll("#record button.ply").length === 2);
+  assert.equal(await page.locator("#moves").innerText(), "none yet");
+  // A different line from ply 0 lets go of the old ones; a line that is not among the best is marked.
+  const worst = start.moves.find((m) => !m.best);
+  await page.click(`g.line[data-line="${worst.move}"]`);
+  await page.waitForFunction((w) => document.getElementById("moves")?.textContent === w, worst.move);
+  assert.equal(await page.locator("#record button.ply").count(), 1);
+  assert.equal(await page.locator("#record button.ply.mistake").count(), 1);
+  // Play on from an earlier ply, then the game as text.
+  await page.click('#record button.ply[data-ply="1"]');
+  await page.click("#copy-game");
+  assert.match(await page.locator("#export").inputValue(), new RegExp(`^Dots and Boxes 2x2 American\\n1\\. ${worst.move} \\S+\\?\\nLines on the board: ${worst.move}$`));
+  await page.click('#chart circle.ply-dot[data-ply="0"]');
+  await page.waitForSelector("#play-on:not([hidden])");
+  await page.click("#play-on");
+  await page.waitForFunction(() => document.querySelectorAll("#record button.ply").length === 0);
+  assert.ok(await page.locator("#play-on").isHidden());
+  // A link with a line that cannot be drawn plays up to it and says so.
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0&rows=2&cols=2&variant=american&computer=none&lines=ab,ac`);
+  await page.waitForFunction(() => /Line 2 of the link, ac, cannot be drawn/.test(document.getElementById("status")?.textContent));
+  assert.equal(await page.locator("#moves").innerText(), "ab");
+  assert.deepEqual(problems, []);
+});
+
+test("against the computer, Undo takes back the person's line and the replies; Redo plays them again", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  assert.ok(await page.locator("#undo").isDisabled(), "nothing to take back on a fresh board");
+  const best = probe("2", "2", "american", "").moves.find((m) => m.best).move;
+  await page.click(`g.line[data-line="${best}"]`);
+  await settled(page, "none yet");
+  const played = await page.locator("#record button.ply").count();
+  assert.ok(played >= 2, "the computer replied");
+  await page.click("#undo");
+  await page.waitForFunction(() => document.getElementById("moves")?.textContent === "none yet");
+  assert.equal(await page.locator("#record button.ply").count(), played);
+  await page.click("#redo");
+  await settled(page, "none yet");
+  assert.equal(await page.locator("#record button.ply.current").getAttribute("data-ply"), String(played));
+  assert.deepEqual(problems, []);
+});

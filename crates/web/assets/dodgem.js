@@ -63,7 +63,7 @@
   const facts = h("dl", { class: "facts" });
   const record = h("ol", { id: "record", class: "record" });
   const chart = h("div", { id: "chart", class: "chart" });
-  const exported = h("textarea", { id: "export", class: "export", readonly: true, rows: 4, hidden: true, "aria-label": "The game as text" });
+  const exported = exportBox();
   const perfect = h("ol", { id: "perfect", class: "note" });
   const rules = h("p", { class: "note", id: "rules" });
 
@@ -145,24 +145,6 @@
   function repetitions() {
     const here = positionAt(state.at);
     return [state.start, ...state.line.slice(0, state.at).map((entry) => entry.position)].filter((pos) => pos === here).length;
-  }
-
-  /** Makes `element` work as a button from the keyboard too: Tab reaches it, Enter or Space presses it. */
-  function pressable(element, label, press) {
-    element.setAttribute("tabindex", "0");
-    element.setAttribute("role", "button");
-    element.setAttribute("aria-label", label);
-    element.addEventListener("click", (event) => {
-      event.stopPropagation();
-      press(false);
-    });
-    element.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        event.stopPropagation();
-        press(true);
-      }
-    });
   }
 
   function render() {
@@ -323,7 +305,6 @@
   }
 
   /** How good a value is for its side: a win beats a draw beats a loss. */
-  const outcome = (value) => ({ win: 2, draw: 1, loss: 0 })[value];
 
   function renderPanel() {
     const probe = p();
@@ -337,86 +318,27 @@
       h("dt", {}, "ply"),
       h("dd", {}, `${state.at} of ${state.line.length}`),
     );
-    renderRecord();
-    chart.replaceChildren(valueChart());
+    renderRecord(record, state.line, state.at, goTo);
+    chart.replaceChildren(chartOfPlies());
     const humanMoves = state.line.slice(0, state.at).some((entry) => entry.mover === state.human);
     undoButton.disabled = state.mode === "analysis" ? state.at === 0 : !humanMoves;
     redoButton.disabled = state.at >= state.line.length;
     playOnButton.hidden = state.at >= state.line.length;
   }
 
-  /** The moves numbered and paired by side, each with its value as played; the current one marked. */
-  function renderRecord() {
-    const items = [];
-    for (let i = 0; i < state.line.length; i += 2) {
-      const pair = state.line.slice(i, i + 2).map((entry, j) => {
-        const ply = i + j + 1;
-        const classes = ["ply"];
-        if (ply === state.at) classes.push("current");
-        if (entry.mistake) classes.push("mistake");
-        const words = `${entry.mover} ${entry.move}, ${entry.label}${entry.mistake ? ", a mistake" : ""}`;
-        return h(
-          "button",
-          { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "aria-label": words, title: words, onclick: () => goTo(ply) },
-          `${entry.move} `,
-          h("span", { class: `v ${valueClass(entry.value)}` }, `${entry.label}${entry.mistake ? "?" : ""}`),
-        );
-      });
-      items.push(h("li", {}, h("span", { class: "turn" }, `${i / 2 + 1}.`), ...pair));
-    }
-    record.replaceChildren(...items);
-  }
-
-  /**
-   * The value of every ply of the game for Blue, as GamesmanUni draws it: wins above the middle band (the faster,
-   * the higher), draws on it, losses below. Clicking a ply goes there.
-   */
-  function valueChart() {
+  /** The value of every ply for Blue: Blue's wins in blue above the band, Red's in red below. */
+  function chartOfPlies() {
     const plies = [state.start, ...state.line.map((entry) => entry.position)].map((pos) => state.probes.get(pos));
-    const width = 320;
-    const height = 150;
-    const band = 14;
-    const left = 46;
     const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
-    const step = (width - left - 10) / Math.max(1, plies.length - 1);
-    const forBlue = (probe) => (probe.to_move === "Blue" ? probe.value : { win: "loss", loss: "win", draw: "draw" }[probe.value]);
-    // Blue's wins in blue, Red's in red: the colour says who wins, as the height does.
-    const shade = (probe) => (probe ? { win: "blue", loss: "red", draw: "draw" }[forBlue(probe)] : "unknown");
-    const y = (probe) => {
-      if (!probe || forBlue(probe) === "draw") return height / 2;
-      const reach = (height - band) / 2 - 6;
-      const offset = band / 2 + reach * (1 - probe.distance / (longest + 1));
-      return forBlue(probe) === "win" ? height / 2 - offset : height / 2 + offset;
-    };
-    const picture = svg("svg", { viewBox: `0 0 ${width} ${height + 18}`, width: "100%", role: "group", "aria-label": "Value of each ply for Blue" });
-    picture.append(
-      svg("rect", { x: left, y: height / 2 - band / 2, width: width - left - 10, height: band, fill: colour("draw-pale") }),
-      svg("text", { x: 2, y: 14, "font-size": 11, fill: colour("label") }, "Blue wins"),
-      svg("text", { x: 2, y: height / 2 + 4, "font-size": 11, fill: colour("label") }, "draw"),
-      svg("text", { x: 2, y: height - 4, "font-size": 11, fill: colour("label") }, "Red wins"),
-      svg("text", { x: left, y: height + 14, "font-size": 11, fill: colour("label") }, "ply 0"),
-      svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${plies.length - 1}`),
-    );
-    const points = plies.map((probe, ply) => `${left + ply * step},${y(probe)}`).join(" ");
-    picture.append(svg("polyline", { points, fill: "none", stroke: colour("muted"), "stroke-width": 1.5 }));
-    plies.forEach((probe, ply) => {
-      const forSide = probe ? `${valueLabel(probe)} for ${probe.to_move}` : "not probed yet";
-      const dot = svg("circle", {
-        cx: left + ply * step,
-        cy: y(probe),
-        r: ply === state.at ? 6 : 4,
-        fill: colour(shade(probe)),
-        stroke: colour(ply === state.at ? "ink" : "white"),
-        "stroke-width": ply === state.at ? 2 : 1,
-        class: "ply-dot",
-        "data-ply": ply,
-        style: "cursor:pointer",
-      });
-      dot.append(svg("title", {}, `ply ${ply}: ${forSide}`));
-      pressable(dot, `ply ${ply}: ${forSide}`, () => goTo(ply));
-      picture.append(dot);
+    return valueChart({
+      points: plies.map((probe) => remotenessPoint(probe, "Blue", longest, { win: "blue", loss: "red" })),
+      at: state.at,
+      goTo,
+      top: "Blue wins",
+      middle: "draw",
+      bottom: "Red wins",
+      label: "Value of each ply for Blue",
     });
-    return picture;
   }
 
   function select(square, byKeyboard) {
@@ -540,16 +462,8 @@
 
   /** The game (moves numbered, with their values) and the position, as text to copy. */
   function exportGame() {
-    const lines = [`Dodgem ${state.size}x${state.size}${state.misere ? " (misère)" : ""}`];
-    for (let i = 0; i < state.line.length; i += 2) {
-      const pair = state.line.slice(i, i + 2).map((entry) => `${entry.move} ${entry.label}${entry.mistake ? "?" : ""}`);
-      lines.push(`${i / 2 + 1}. ${pair.join("  ")}`);
-    }
-    lines.push(`Position: ${positionAt(state.at)}`);
-    exported.value = lines.join("\n");
-    exported.hidden = false;
-    exported.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(exported.value).catch(() => {});
+    const title = `Dodgem ${state.size}x${state.size}${state.misere ? " (misère)" : ""}`;
+    exported.show(gameText(title, state.line, [`Position: ${positionAt(state.at)}`]));
   }
 
   /** The perfect line from the position on the board to the end (for a draw, until a position comes back). */

@@ -15,7 +15,21 @@
   ];
   const app = document.getElementById("app");
   const delay = computerDelay();
-  const state = { board: PRESETS[0], computer: "B", hints: true, moves: [], probe: null, hinted: null, focus: null };
+  const state = {
+    board: PRESETS[0],
+    // The side the computer plays; "" for none: two people, or one studying the game.
+    computer: "B",
+    hints: true,
+    // The game as played, one entry per line drawn; `at` of them are on the board.
+    line: [],
+    at: 0,
+    // Every position probed so far, by the lines that led to it.
+    probes: new Map(),
+    hinted: null,
+    // Why a shared link was not replayed to its end, shown until the next line.
+    notice: null,
+    focus: null,
+  };
   const requests = new Requests({
     onBuilding: (body) => {
       progress.hidden = false;
@@ -60,11 +74,16 @@
     render();
   });
   const hintButton = h("button", { id: "hint", onclick: () => showHint() }, "Hint");
-  const undoButton = h("button", { id: "undo", onclick: () => undo() }, "Undo");
+  const undoButton = h("button", { id: "undo", disabled: true, onclick: () => undo() }, "Undo");
+  const redoButton = h("button", { id: "redo", disabled: true, onclick: () => redo() }, "Redo");
+  const playOnButton = h("button", { id: "play-on", hidden: true, onclick: () => playOn() }, "Play on from here");
   const status = statusLine();
   const progress = h("div", { class: "progress", hidden: true }, h("div", { style: "width:0" }));
   const board = svg("svg", { id: "board", role: "group", "aria-label": "Dots and Boxes board" });
   const facts = h("dl", { class: "facts" });
+  const record = h("ol", { id: "record", class: "record" });
+  const chart = h("div", { id: "chart", class: "chart" });
+  const exported = exportBox();
 
   app.append(
     h(
@@ -77,18 +96,38 @@
       hintButton,
       h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
       undoButton,
+      redoButton,
+      playOnButton,
     ),
     status,
     progress,
-    h("div", { class: "layout" }, board, h("div", { class: "panel" }, h("h2", {}, "Game"), facts)),
+    h(
+      "div",
+      { class: "layout" },
+      board,
+      h(
+        "div",
+        { class: "panel" },
+        h("h2", {}, "Game"),
+        facts,
+        h("h2", {}, "Lines drawn"),
+        record,
+        h("h2", {}, "Final score with best play, ply by ply"),
+        chart,
+        h("div", { class: "export-buttons" }, h("button", { id: "copy-game", onclick: () => exportGame() }, "Game as text")),
+        exported,
+      ),
+    ),
     h(
       "p",
       { class: "note" },
-      "Draw a line by clicking between two dots; completing a box takes it and you move again. ",
+      "Draw a line by clicking between two dots (or Tab to it and press Enter); completing a box takes it and you ",
+      "move again. ",
       "Each undrawn line shows the final score A − B if it is drawn now and both sides then play perfectly: ",
       "green for the best lines of the player to move, red for the rest. ",
       "A ^ after a score says that B can be made to play the next loony move (one that offers boxes the opponent ",
-      "may take or decline), a v that A can; no mark, that neither can be made to.",
+      "may take or decline), a v that A can; no mark, that neither can be made to. In the record each line has the ",
+      "final score it leads to; a ? marks a line that was not one of its player's best.",
     ),
   );
 
@@ -109,8 +148,11 @@
     if (presetSelect.value !== "custom") newGame();
   }
 
+  const key = (ply) => state.line.slice(0, ply).map((entry) => entry.move).join(",");
+  const probeAt = (ply) => state.probes.get(key(ply));
+
   function render() {
-    const p = state.probe;
+    const p = probeAt(state.at);
     if (!p) return;
     const { rows, cols } = p;
     const width = 2 * MARGIN + cols * BOX;
@@ -134,7 +176,8 @@
       board.append(cell);
     });
     const drawn = new Set(p.drawn);
-    const played = new Set(state.moves);
+    const played = new Set(state.line.slice(0, state.at).map((entry) => entry.move));
+    const last = state.at > 0 ? state.line[state.at - 1].move : null;
     const scores = new Map(p.moves.map((m) => [m.move, m]));
     const playable = !p.over && isHuman(p.to_move);
     for (let row = 0; row <= 2 * rows; row++) {
@@ -145,11 +188,10 @@
         const a = horizontal ? xy(row, col - 1) : xy(row - 1, col);
         const b = horizontal ? xy(row, col + 1) : xy(row + 1, col);
         if (drawn.has(name)) {
-          const last = state.moves[state.moves.length - 1] === name;
           board.append(
             svg("line", {
               x1: a.x, y1: a.y, x2: b.x, y2: b.y,
-              stroke: colour(played.has(name) ? (last ? "accent" : "ink") : "faint"),
+              stroke: colour(played.has(name) ? (name === last ? "accent" : "ink") : "faint"),
               "stroke-width": 5,
               "stroke-linecap": "round",
               class: "drawn",
@@ -228,54 +270,137 @@
     }
   }
 
-  function tally() {
-    const count = (who) => state.probe.owners.filter((o) => o === who).length;
+  function tally(p) {
+    const count = (who) => p.owners.filter((o) => o === who).length;
     return { a: count("A"), b: count("B") };
   }
 
+  const VARIANT_WORDS = { american: "American", swedish: "Swedish", icelandic: "Icelandic" };
+
+  /** Who wins and by how much, in words, from a final score A − B. */
+  function outcomeWords(score) {
+    if (score > 0) return `A wins by ${score}`;
+    if (score < 0) return `B wins by ${-score}`;
+    return "a tie";
+  }
+
   function renderStatus() {
-    const p = state.probe;
-    const { a, b } = tally();
+    const p = probeAt(state.at);
+    const { a, b } = tally(p);
     let text;
     if (p.over) {
-      const result = p.score_so_far > 0 ? "A wins" : p.score_so_far < 0 ? "B wins" : "a tie";
       const winner = p.score_so_far > 0 ? "A" : p.score_so_far < 0 ? "B" : null;
       let verdict = "";
       if (state.computer && winner) verdict = isHuman(winner) ? " You win!" : " The computer wins.";
-      text = `Game over: ${result}, ${a}–${b}.${verdict}`;
+      text = `Game over: ${winner ? `${winner} wins` : "a tie"}, ${a}–${b}.${verdict}`;
     } else {
       const who = state.computer === "" ? "" : isHuman(p.to_move) ? " (you)" : " (the computer)";
       text = `${p.to_move} to move${who}. Boxes A ${a} – B ${b}.`;
       if (state.hints) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
     }
-    status.show(text);
+    status.show(state.notice ? `${state.notice} ${text}` : text, Boolean(state.notice));
+    const lines = state.line.slice(0, state.at).map((entry) => entry.move);
     facts.replaceChildren(
       h("dt", {}, "board"),
-      h("dd", {}, `${p.rows}×${p.cols} ${p.variant}`),
-      h("dt", {}, "lines"),
-      h("dd", { id: "moves" }, state.moves.join(",") || "none yet"),
-      h("dt", {}, "value"),
-      h("dd", { id: "value" }, signed(p.value)),
+      h("dd", {}, `${p.rows}×${p.cols} boxes, ${VARIANT_WORDS[p.variant] || p.variant} rules`),
+      h("dt", {}, "boxes taken"),
+      h("dd", {}, `A ${a}, B ${b}`),
+      h("dt", {}, "lines on the board"),
+      h("dd", { id: "moves" }, lines.join(",") || "none yet"),
+      h("dt", {}, p.over ? "result" : "with best play"),
+      h("dd", { id: "value" }, `${outcomeWords(p.value)} (A − B ${signed(p.value)})`),
+      h("dt", {}, "ply"),
+      h("dd", {}, `${state.at} of ${state.line.length}`),
     );
+    renderRecord(record, state.line, state.at, goTo);
+    chart.replaceChildren(chartOfPlies(p));
     hintButton.disabled = p.over || !isHuman(p.to_move);
-    undoButton.disabled = state.moves.length === 0;
+    const humanLines = state.line.slice(0, state.at).some((entry) => isHuman(entry.mover));
+    undoButton.disabled = state.computer === "" ? state.at === 0 : !humanLines;
+    redoButton.disabled = state.at >= state.line.length;
+    playOnButton.hidden = state.at >= state.line.length;
+  }
+
+  /** The final score with best play at every ply, A's wins above the band and B's below. */
+  function chartOfPlies(p) {
+    const boxes = Math.max(1, p.owners.length);
+    const points = [];
+    for (let ply = 0; ply <= state.line.length; ply++) {
+      const probe = probeAt(ply);
+      if (!probe) {
+        points.push({ y: null, shade: "unknown", words: "not probed yet" });
+        continue;
+      }
+      const shade = probe.value > 0 ? "blue" : probe.value < 0 ? "red" : "draw";
+      points.push({ y: probe.value / boxes, shade, words: `${outcomeWords(probe.value)} with best play, ${probe.to_move} to move` });
+    }
+    return valueChart({ points, at: state.at, goTo, top: "A wins", middle: "tie", bottom: "B wins", label: "Final score with best play at each ply" });
   }
 
   function showHint() {
-    if (!state.probe) return;
-    const best = state.probe.moves.find((m) => m.best);
+    const p = probeAt(state.at);
+    if (!p) return;
+    const best = p.moves.find((m) => m.best);
     state.hinted = best ? best.move : null;
     render();
   }
 
-  /** Draws line `name`. A person's line is an entry in the browser's history; the computer's reply joins it, so
-   * that Back goes to the person's previous turn. */
+  /** The entry of the record for line `name` drawn at position `p`. */
+  function entryOf(p, name) {
+    const m = p.moves.find((x) => x.move === name);
+    if (!m) return null;
+    const forMover = p.to_move === "A" ? m.score : -m.score;
+    return {
+      move: name,
+      mover: p.to_move,
+      label: signed(m.score),
+      value: forMover > 0 ? "win" : forMover < 0 ? "loss" : "draw",
+      mistake: !m.best,
+    };
+  }
+
+  /** Draws line `name`; the lines after the position on the board are let go. A person's line is an entry in the
+   * browser's history; the computer's reply joins it, so that Back goes to the person's previous turn. */
   function play(name, byComputer = false) {
     if (requests.pending) return;
-    state.moves.push(name);
+    const entry = entryOf(probeAt(state.at), name);
+    if (!entry) return;
+    state.line = state.line.slice(0, state.at);
+    state.line.push(entry);
+    state.at = state.line.length;
     state.hinted = null;
-    remember(!byComputer);
-    load();
+    state.notice = null;
+    show(!byComputer);
+  }
+
+  /** Shows ply `ply` of the game, one entry in the browser's history. */
+  function goTo(ply) {
+    if (ply < 0 || ply > state.line.length || ply === state.at) return;
+    state.at = ply;
+    state.hinted = null;
+    show(true);
+  }
+
+  /** Takes back the person's last line (and the computer's lines after it); with no computer, one line. */
+  function undo() {
+    if (state.computer === "") return goTo(state.at - 1);
+    let ply = state.at;
+    while (ply > 0 && !isHuman(state.line[ply - 1].mover)) ply--;
+    if (ply > 0) goTo(ply - 1);
+  }
+
+  /** Draws again what was taken back, up to the person's next turn; with no computer, one line. */
+  function redo() {
+    if (state.computer === "") return goTo(state.at + 1);
+    let ply = state.at + 1;
+    while (ply < state.line.length && !isHuman(state.line[ply].mover)) ply++;
+    goTo(Math.min(ply, state.line.length));
+  }
+
+  /** Lets go of the lines after the position on the board, so that the game goes on from it. */
+  function playOn() {
+    state.line = state.line.slice(0, state.at);
+    show(true);
   }
 
   /** The game in the URL, one history entry per line: reload restores it, Back and Forward walk through it. */
@@ -286,13 +411,15 @@
     url.searchParams.set("cols", String(cols));
     url.searchParams.set("variant", variant);
     url.searchParams.set("computer", state.computer || "none");
-    url.searchParams.set("lines", state.moves.join(","));
+    url.searchParams.set("lines", state.line.map((entry) => entry.move).join(","));
+    if (state.at < state.line.length) url.searchParams.set("ply", String(state.at));
+    else url.searchParams.delete("ply");
     if (url.href === location.href) return;
     if (push) history.pushState(null, "", url);
     else history.replaceState(null, "", url);
   }
 
-  /** Sets the controls from the URL (a link, a reload, Back or Forward); returns its lines. */
+  /** Sets the controls from the URL (a link, a reload, Back or Forward); returns its lines and the ply shown. */
   function fromUrl() {
     const shared = new URLSearchParams(location.search);
     const rows = Number(shared.get("rows"));
@@ -308,66 +435,119 @@
     }
     const computer = shared.get("computer");
     if (["A", "B", "none"].includes(computer)) computerSelect.value = computer === "none" ? "" : computer;
-    return (shared.get("lines") || "").split(",").filter(Boolean);
+    const ply = shared.has("ply") ? Number(shared.get("ply")) : null;
+    return { lines: (shared.get("lines") || "").split(",").filter(Boolean), ply };
   }
 
-  /** Takes back lines up to and including the last one a human drew. */
-  function undo() {
-    if (requests.pending) return;
-    state.moves.pop();
-    state.hinted = null;
-    // Whoever is to move after the remaining lines: while it is the computer, take back its line too.
-    load(true);
-  }
-
-  async function load(undoing = false) {
-    const request = requests.begin();
+  /** The position after the first `ply` lines of the game, probed once. */
+  async function probed(request, ply) {
+    const lines = key(ply);
+    if (state.probes.has(lines)) return state.probes.get(lines);
     const { rows, cols, variant } = state.board;
+    const body = await request.get("dots-and-boxes/probe", { rows, cols, variant, moves: lines });
+    if (body) {
+      progress.hidden = true;
+      state.probes.set(lines, body);
+    }
+    return body;
+  }
+
+  /** Probes the position on the board if need be, then draws it; the computer draws a line if it is its turn. */
+  async function show(push) {
+    remember(push);
+    exported.hidden = true;
+    // Begun even for a position probed before: whatever an earlier request was waiting to do is stale now.
+    const request = requests.begin();
+    let p;
     try {
-      const body = await request.get("dots-and-boxes/probe", { rows, cols, variant, moves: state.moves.join(",") });
-      if (!body) return;
-      progress.hidden = true;
-      if (undoing && !body.over && !isHuman(body.to_move) && state.moves.length > 0) {
-        state.moves.pop();
-        load(true);
-        return;
-      }
-      state.probe = body;
-      request.finish();
-      remember(undoing);
-      render();
-      if (!body.over && !isHuman(body.to_move)) {
-        await pause(delay);
-        if (!request.stale) play(body.choice, true);
-      }
+      p = await probed(request, state.at);
+      if (!p) return;
     } catch (error) {
-      if (request.stale) return;
+      failed(error, request);
+      return;
+    }
+    request.finish();
+    render();
+    if (!p.over && !isHuman(p.to_move) && state.at === state.line.length) {
+      const thinking = requests.begin();
+      await pause(delay);
+      thinking.finish();
+      if (!thinking.stale) play(p.choice, true);
+    }
+  }
+
+  function failed(error, request) {
+    if (request.stale) return;
+    request.finish();
+    progress.hidden = true;
+    // Nothing of the board asked for is shown: not the previous one either.
+    for (const part of [board, facts, record, chart]) part.replaceChildren();
+    const command = error instanceof ApiError && error.body.command;
+    status.show(`Error: ${error.message}.${command ? ` Build it with \`${command}\`, then reload.` : ""}`, true);
+  }
+
+  /** Draws `lines` from the empty board, as a link asks, stopping at the first that cannot be drawn; shows ply
+   * `ply`. */
+  async function replay(lines, ply) {
+    const request = requests.begin();
+    try {
+      state.line = [];
+      let p = await probed(request, 0);
+      if (!p) return;
+      let refused = null;
+      for (const [i, name] of lines.entries()) {
+        const entry = entryOf(p, name);
+        if (!entry) {
+          refused = `Line ${i + 1} of the link, ${name}, cannot be drawn there: the game stops before it.`;
+          break;
+        }
+        state.line.push(entry);
+        p = await probed(request, state.line.length);
+        if (!p) return;
+      }
       request.finish();
-      progress.hidden = true;
-      // Nothing of the board asked for is shown: not the previous one either.
-      board.replaceChildren();
-      facts.replaceChildren();
-      const command = error instanceof ApiError && error.body.command;
-      status.show(`Error: ${error.message}.${command ? ` Build it with \`${command}\`, then reload.` : ""}`, true);
+      state.at = Number.isInteger(ply) && ply >= 0 && ply < state.line.length ? ply : state.line.length;
+      state.notice = refused;
+      show(false);
+    } catch (error) {
+      failed(error, request);
     }
   }
 
-  function newGame(lines = []) {
-    if (presetSelect.value === "custom") {
-      state.board = { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value };
-    } else {
-      state.board = PRESETS[Number(presetSelect.value)];
-    }
+  /** The game (lines numbered by turn, with the final score each leads to) as text to copy. */
+  function exportGame() {
+    const { rows, cols, variant } = state.board;
+    const title = `Dots and Boxes ${rows}x${cols} ${VARIANT_WORDS[variant] || variant}`;
+    const lines = state.line.slice(0, state.at).map((entry) => entry.move).join(",");
+    exported.show(gameText(title, state.line, [`Lines on the board: ${lines || "none"}`]));
+  }
+
+  function newGame(lines = [], ply = null) {
+    const chosen = presetSelect.value === "custom"
+      ? { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value }
+      : PRESETS[Number(presetSelect.value)];
+    const { rows, cols, variant } = state.board;
+    // Values depend on the board alone: what was probed on it stays good.
+    if (chosen.rows !== rows || chosen.cols !== cols || chosen.variant !== variant) state.probes = new Map();
+    state.board = chosen;
     state.computer = computerSelect.value;
-    state.moves = lines;
+    state.line = [];
+    state.at = 0;
     state.hinted = null;
-    state.probe = null;
-    board.replaceChildren();
-    facts.replaceChildren();
+    state.notice = null;
+    for (const part of [board, facts, record, chart]) part.replaceChildren();
+    exported.hidden = true;
+    undoButton.disabled = true;
+    redoButton.disabled = true;
+    playOnButton.hidden = true;
     status.show("Setting up the board…");
-    load();
+    replay(lines, ply);
   }
 
-  window.addEventListener("popstate", () => newGame(fromUrl()));
-  newGame(fromUrl());
+  window.addEventListener("popstate", () => {
+    const { lines, ply } = fromUrl();
+    newGame(lines, ply);
+  });
+  const { lines, ply } = fromUrl();
+  newGame(lines, ply);
 })();

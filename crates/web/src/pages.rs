@@ -76,7 +76,7 @@ fn game_page(id: &str, name: &str) -> Html<String> {
         Some(id),
         &format!(
             "<h1>{name}</h1>\n<div id=\"app\" data-game=\"{id}\"></div>\n<script src=\"/assets/common.js\"></script>\n\
-             <script src=\"/assets/{id}.js\"></script>"
+             <script src=\"/assets/record.js\"></script>\n<script src=\"/assets/{id}.js\"></script>"
         ),
     )
 }

@@ -90,7 +90,7 @@ async fn games_lists_every_game_and_every_page_is_served() {
         assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
     for asset in
-        ["style.css", "palette.js", "common.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"]
+        ["style.css", "palette.js", "common.js", "record.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"]
     {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{asset}");

@@ -1,0 +1,153 @@
+// The game record, the value chart and the game as text: what every two-player page shows beside its board.
+// A page keeps its game as a line of entries, one per ply played:
+//   { move, mover, label, value, mistake }
+// `label` is the value as played (`W12`, `=`, `+2`), `value` its CSS class, `mistake` whether the move gave away
+// something against its mover.
+"use strict";
+
+/** The entries grouped into turns (a run of moves by one side) and the turns paired, one pair per numbered row. */
+function recordRows(line) {
+  const turns = [];
+  line.forEach((entry, i) => {
+    const last = turns[turns.length - 1];
+    if (last && last.mover === entry.mover) last.plies.push(i + 1);
+    else turns.push({ mover: entry.mover, plies: [i + 1] });
+  });
+  const rows = [];
+  for (let i = 0; i < turns.length; i += 2) rows.push(turns.slice(i, i + 2));
+  return rows;
+}
+
+/** Makes `element` work as a button from the keyboard too: Tab reaches it, Enter or Space presses it. */
+function pressable(element, label, press) {
+  element.setAttribute("tabindex", "0");
+  element.setAttribute("role", "button");
+  element.setAttribute("aria-label", label);
+  element.addEventListener("click", (event) => {
+    event.stopPropagation();
+    press(false);
+  });
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      press(true);
+    }
+  });
+}
+
+/**
+ * Fills the list `record` with the game: rows numbered, each move a button with its value as played (a `?` after
+ * a mistake); ply `at` marked as the one on the board. Clicking a move calls `goTo(ply)`. `moverWords(mover)`
+ * names a side for a screen reader; a turn of several moves (a box completed) shows its mover.
+ */
+function renderRecord(record, line, at, goTo, moverWords = (mover) => mover) {
+  const several = line.some((entry, i) => i > 0 && line[i - 1].mover === entry.mover);
+  const items = recordRows(line).map((row, number) => {
+    const turns = row.map((turn) => {
+      const moves = turn.plies.map((ply) => {
+        const entry = line[ply - 1];
+        const classes = ["ply"];
+        if (ply === at) classes.push("current");
+        if (entry.mistake) classes.push("mistake");
+        const words = `${moverWords(entry.mover)} ${entry.move}, ${entry.label}${entry.mistake ? ", a mistake" : ""}`;
+        return h(
+          "button",
+          { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "aria-label": words, title: words, onclick: () => goTo(ply) },
+          `${entry.move} `,
+          h("span", { class: `v ${valueClass(entry.value)}` }, `${entry.label}${entry.mistake ? "?" : ""}`),
+        );
+      });
+      return several ? h("span", { class: "turn-moves" }, h("span", { class: "mover" }, `${turn.mover}:`), ...moves) : moves;
+    });
+    return h("li", {}, h("span", { class: "turn" }, `${number + 1}.`), ...turns.flat());
+  });
+  record.replaceChildren(...items);
+}
+
+/**
+ * A value history chart, as GamesmanUni draws it: one dot per ply, at `point.y` from -1 (bottom) to 1 (top), 0 on
+ * the middle band, null when not known; `point.shade` names its colour and `point.words` says it in text. The
+ * labels name the top, the middle and the bottom; clicking a dot (or Enter on it) calls `goTo(ply)`.
+ */
+function valueChart({ points, at, goTo, top, middle, bottom, label }) {
+  const width = 320;
+  const height = 150;
+  const band = 14;
+  const left = 58;
+  const step = (width - left - 10) / Math.max(1, points.length - 1);
+  const reach = (height - band) / 2 - 6;
+  const y = (point) => {
+    if (point.y === null || point.y === 0) return height / 2;
+    return height / 2 - Math.sign(point.y) * (band / 2 + reach * Math.min(1, Math.abs(point.y)));
+  };
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${height + 18}`, width: "100%", role: "group", "aria-label": label });
+  picture.append(
+    svg("rect", { x: left, y: height / 2 - band / 2, width: width - left - 10, height: band, fill: colour("draw-pale") }),
+    svg("text", { x: 2, y: 14, "font-size": 11, fill: colour("label") }, top),
+    svg("text", { x: 2, y: height / 2 + 4, "font-size": 11, fill: colour("label") }, middle),
+    svg("text", { x: 2, y: height - 4, "font-size": 11, fill: colour("label") }, bottom),
+    svg("text", { x: left, y: height + 14, "font-size": 11, fill: colour("label") }, "ply 0"),
+    svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${points.length - 1}`),
+  );
+  const path = points.map((point, ply) => `${left + ply * step},${y(point)}`).join(" ");
+  picture.append(svg("polyline", { points: path, fill: "none", stroke: colour("muted"), "stroke-width": 1.5 }));
+  points.forEach((point, ply) => {
+    const dot = svg("circle", {
+      cx: left + ply * step,
+      cy: y(point),
+      r: ply === at ? 6 : 4,
+      fill: colour(point.shade),
+      stroke: colour(ply === at ? "ink" : "white"),
+      "stroke-width": ply === at ? 2 : 1,
+      class: "ply-dot",
+      "data-ply": ply,
+      style: "cursor:pointer",
+    });
+    dot.append(svg("title", {}, `ply ${ply}: ${point.words}`));
+    pressable(dot, `ply ${ply}: ${point.words}`, () => goTo(ply));
+    picture.append(dot);
+  });
+  return picture;
+}
+
+/**
+ * Where a win/loss/draw value sits on the chart for `side` (the side drawn at the top): a win higher the sooner
+ * it comes, a loss lower; `longest` is the longest distance in the game, so that every dot fits.
+ */
+function remotenessPoint(probe, side, longest, shades) {
+  if (!probe || !probe.value) return { y: null, shade: "unknown", words: "no value yet" };
+  const flip = { win: "loss", loss: "win", draw: "draw" };
+  const forSide = probe.to_move === side ? probe.value : flip[probe.value];
+  const words = `${valueLabel(probe)} for ${probe.to_move}`;
+  if (forSide === "draw") return { y: 0, shade: "draw", words };
+  const height = 1 - probe.distance / (longest + 1);
+  return { y: forSide === "win" ? height : -height, shade: shades[forSide], words };
+}
+
+/** How good a win/loss/draw value is for the side it belongs to: a move worse than its position is a mistake. */
+const outcome = (value) => ({ win: 2, draw: 1, loss: 0 })[value];
+
+/** The game as text, one numbered row per pair of turns as the record shows it, then `extra` lines. */
+function gameText(title, line, extra = []) {
+  const rows = recordRows(line).map((row, number) => {
+    const turns = row.map((turn) => turn.plies.map((ply) => {
+      const entry = line[ply - 1];
+      return `${entry.move} ${entry.label}${entry.mistake ? "?" : ""}`;
+    }).join(" "));
+    return `${number + 1}. ${turns.join("  ")}`;
+  });
+  return [title, ...rows, ...extra].join("\n");
+}
+
+/** A read-only text box that shows `text` selected, and puts it on the clipboard where the browser lets it. */
+function exportBox() {
+  const box = h("textarea", { id: "export", class: "export", readonly: true, rows: 4, hidden: true, "aria-label": "The game as text" });
+  box.show = (text) => {
+    box.value = text;
+    box.hidden = false;
+    box.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  };
+  return box;
+}
