@@ -71,12 +71,16 @@ test("without a table: the page says how to build it, and the rules can still be
     // The URL reopens the line, and the browser's Back and Forward walk through it.
     await page.goto(page.url());
     assert.equal(await moved(page, ""), afterRook);
-    assert.equal(await page.locator("#line li").count(), 2);
+    assert.equal(await page.locator("#record button.ply").count(), 2);
     await page.goBack();
     assert.equal(await moved(page, afterRook), afterKnight);
     await page.reload();
     assert.equal(await moved(page, ""), afterKnight);
-    assert.equal(await page.locator("#line li").count(), 2, "the line after the position shown is kept");
+    assert.equal(await page.locator("#record button.ply").count(), 2, "the line after the position shown is kept");
+    assert.equal(await page.locator("#record button.ply.current").getAttribute("data-ply"), "1");
+    // Without values the chart and the perfect line wait for the table.
+    assert.ok(await page.locator("#chart").isHidden());
+    assert.ok(await page.locator("#perfect-line").isDisabled());
     await page.goForward();
     assert.equal(await moved(page, afterKnight), afterRook);
     await screenshot(page, "tic-tac-chec-no-table");
@@ -89,7 +93,7 @@ test("without a table: the page says how to build it, and the rules can still be
     // A position that cannot be read leaves nothing to walk or play.
     await page.goto(`${server.url}/tic-tac-chec?position=garbage`);
     await page.waitForFunction(() => /Error/.test(document.getElementById("status")?.textContent));
-    for (const button of ["#back", "#forward", "#best"]) assert.ok(await page.locator(button).isDisabled(), button);
+    for (const button of ["#back", "#forward", "#best", "#perfect-line"]) assert.ok(await page.locator(button).isDisabled(), button);
     problems.length = 0;
   } finally {
     await server.stop();
@@ -111,10 +115,14 @@ test("with the tables: ranked moves and values agree with the CLI along a best l
       await page.goto(`${server.url}/tic-tac-chec?position=${encodeURIComponent(start)}`);
       let position = await moved(page, "");
       assert.equal(position, start);
+      const played = [];
       for (let ply = 0; ply < plies; ply++) {
         const truth = cli(dataDir, "probe", "tic-tac-chec", position);
         const shown = await page.$$eval("#moves button", (nodes) => nodes.map((n) => [n.dataset.move, n.dataset.label]));
-        assert.deepEqual(shown, truth.moves.map((m) => [m.move, label(m)]), `moves at ${position}`);
+        const ranked = truth.moves.map((m) => [m.move, label(m)]);
+        // Placements come grouped by piece, best first within each group; other moves in the CLI's order.
+        if ((await page.locator("#moves .placements").count()) === 0) assert.deepEqual(shown, ranked, `moves at ${position}`);
+        else assert.deepEqual(new Map(shown), new Map(ranked), `moves at ${position}`);
         const status = await page.locator("#status").innerText();
         if (truth.moves.length === 0) {
           assert.match(status, /Game over: White has four in a line/);
@@ -133,8 +141,32 @@ test("with the tables: ranked moves and values agree with the CLI along a best l
         await page.click("#best");
         position = await moved(page, position);
         assert.equal(position, truth.moves[0].position);
+        played.push(label(truth.moves[0]));
       }
+      // The record holds each move with its value as played, and the chart a dot for every ply.
+      assert.deepEqual(await page.$$eval("#record button.ply .v", (nodes) => nodes.map((n) => n.textContent)), played);
+      assert.equal(await page.locator("#chart circle.ply-dot").count(), played.length + 1);
     }
+    // The perfect line from a won position: each move the best one, as the CLI ranks it, to the end.
+    const won = starts[1][0];
+    await page.goto(`${server.url}/tic-tac-chec?position=${encodeURIComponent(won)}`);
+    await moved(page, "");
+    await page.click("#perfect-line");
+    await page.waitForFunction(() => document.querySelectorAll("#perfect li").length > 0);
+    const shownLine = await page.$$eval("#perfect li", (nodes) => nodes.map((n) => n.textContent));
+    const expectedLine = [];
+    for (let position = won; ; ) {
+      const truth = cli(dataDir, "probe", "tic-tac-chec", position);
+      if (truth.moves.length === 0) break;
+      expectedLine.push(`${truth.moves[0].move} ${label(truth.moves[0])}`);
+      position = truth.moves[0].position;
+    }
+    assert.deepEqual(shownLine, expectedLine);
+    // The line as text: the start, the moves with their values, the position shown.
+    await page.click("#best");
+    await moved(page, won);
+    await page.click("#copy-game");
+    assert.match(await page.locator("#export").inputValue(), new RegExp(`^Tic-Tac-Chec \\(travel\\) from .*\n1\. ${expectedLine[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\nPosition: `));
     // The summary: the header's totals, and the empty board's value as the CLI gives it.
     const summary = await (await fetch(`${server.url}/api/tic-tac-chec/summary`)).json();
     assert.equal(summary.wins + summary.losses + summary.draws, summary.positions);

@@ -29,6 +29,7 @@
     onBuilding: (body) => status.show(buildingWords(body)),
     onBusy: (message) => status.show(message),
   });
+  const lineRequests = new Requests();
 
   const sizeSelect = h(
     "select",
@@ -64,7 +65,7 @@
   const record = h("ol", { id: "record", class: "record" });
   const chart = h("div", { id: "chart", class: "chart" });
   const exported = exportBox();
-  const perfect = h("ol", { id: "perfect", class: "note" });
+  const perfect = h("ol", { id: "perfect", class: "note perfect" });
   const rules = h("p", { class: "note", id: "rules" });
 
   app.append(
@@ -468,11 +469,14 @@
 
   /** The perfect line from the position on the board to the end (for a draw, until a position comes back). */
   async function perfectLine() {
-    const request = requests.begin();
+    // Its own requests: asking for the line does not stop the computer's move, and an answer for a position no
+    // longer on the board is dropped.
+    const request = lineRequests.begin();
+    const position = positionAt(state.at);
     try {
-      const body = await request.get("dodgem/line", { size: state.size, misere: state.misere, position: positionAt(state.at) });
-      if (!body) return;
+      const body = await request.get("dodgem/line", { size: state.size, misere: state.misere, position });
       request.finish();
+      if (!body || positionAt(state.at) !== position) return;
       const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
       if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
       perfect.replaceChildren(...items);

@@ -11,18 +11,22 @@
   const query = new URLSearchParams(location.search);
   const state = {
     pawn: query.get("pawn") === "outbound" ? "outbound" : "travel",
-    // The line explored: positions and the moves between them; `at` is the one shown.
+    // The line explored: positions and the moves between them, each move with its value as played (see
+    // record.js); `at` is the one shown.
     line: [{ position: query.get("position") || EMPTY, move: null }],
     at: 0,
     probe: null,
+    // Every position probed so far, by its notation: the chart reads them.
+    probes: new Map(),
     selected: null,
     drag: null,
   };
   const requests = new Requests();
+  const lineRequests = new Requests();
 
   const pawnSelect = h(
     "select",
-    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; load(true); } },
+    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; state.probes = new Map(); load(true); } },
     h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
     h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
   );
@@ -39,7 +43,11 @@
   const missing = h("div", { id: "missing", class: "panel", hidden: true });
   const board = svg("svg", { id: "board", role: "img", "aria-label": "Tic-Tac-Chec board" });
   const moveList = h("div", { class: "moves", id: "moves" });
-  const lineList = h("ol", { class: "note", id: "line" });
+  const record = h("ol", { class: "record", id: "record" });
+  const chart = h("div", { id: "chart", class: "chart" });
+  const exported = exportBox();
+  const perfect = h("ol", { id: "perfect", class: "note perfect" });
+  const perfectButton = h("button", { id: "perfect-line", disabled: true, onclick: () => perfectLine() }, "Perfect line from here");
   const positionText = h("code", { id: "position" });
 
   app.append(
@@ -58,14 +66,25 @@
         h("h2", { style: "margin-top:1rem" }, "Position"),
         positionText,
         h("h2", { style: "margin-top:1rem" }, "Line"),
-        lineList,
+        record,
+        h("h2", {}, "Value of each ply"),
+        chart,
+        h(
+          "div",
+          { class: "export-buttons" },
+          h("button", { id: "copy-game", onclick: () => exportGame() }, "Line as text"),
+          perfectButton,
+        ),
+        exported,
+        perfect,
       ),
     ),
     h(
       "p",
       { class: "note" },
       "Drag a piece (from the board or a hand) to a square, or click a move. Green moves win, grey ones draw, red ones ",
-      "lose, with the plies to the end counting the move itself. Four in a row, column or long diagonal wins. ",
+      "lose, with the plies to the end counting the move itself (W5: win in 5; L8: loss in 8; =: draw; a ? in the ",
+      "line marks a move that gave away a win or a draw). Four in a row, column or long diagonal wins. ",
       "The URL holds the line explored: copy it to share; the browser's Back and Forward walk through it.",
     ),
   );
@@ -230,12 +249,68 @@
     }
     if (p.moves.length === 0) moveList.append(h("span", { class: "note" }, "no moves: the game is over"));
     positionText.textContent = p.position;
-    lineList.replaceChildren(
-      ...state.line.slice(1).map((entry, i) => h("li", { class: i + 1 === state.at ? "current" : "", style: i + 1 === state.at ? "font-weight:700" : "" }, entry.move)),
-    );
+    renderRecord(record, state.line.slice(1), state.at, go);
+    chart.hidden = !p.value;
+    chart.replaceChildren(...(p.value ? [chartOfPlies()] : []));
+    perfectButton.disabled = !p.value;
     backButton.disabled = state.at === 0;
     forwardButton.disabled = state.at >= state.line.length - 1;
     bestButton.disabled = p.moves.length === 0;
+  }
+
+  /** The line's entry for move `name` played at position `p`, with its value as played. */
+  function entryOf(p, name) {
+    const m = p.moves.find((x) => x.move === name);
+    if (!m) return null;
+    return {
+      position: m.position,
+      move: name,
+      mover: p.to_move,
+      label: m.value ? valueLabel(m) : "",
+      value: m.value,
+      mistake: Boolean(m.value && p.value) && outcome(m.value) < outcome(p.value),
+    };
+  }
+
+  /** The value of every ply of the line for White: White's wins above the band, Black's below. */
+  function chartOfPlies() {
+    const plies = state.line.map((entry) => state.probes.get(entry.position));
+    const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
+    return valueChart({
+      points: plies.map((probe) => remotenessPoint(probe, "White", longest, { win: "win", loss: "loss" })),
+      at: state.at,
+      goTo: go,
+      top: "White wins",
+      middle: "draw",
+      bottom: "Black wins",
+      label: "Value of each ply for White",
+    });
+  }
+
+  /** The line (moves numbered, with their values) and the position shown, as text to copy. */
+  function exportGame() {
+    const title = `Tic-Tac-Chec (${state.pawn}) from ${state.line[0].position}`;
+    exported.show(gameText(title, state.line.slice(1), [`Position: ${state.line[state.at].position}`]));
+  }
+
+  /** The perfect line from the position shown to the end (for a draw, until a position comes back). */
+  async function perfectLine() {
+    // Its own requests: asking for the line does not stop the page loading, and an answer for a position no
+    // longer shown is dropped.
+    const request = lineRequests.begin();
+    const position = state.line[state.at].position;
+    try {
+      const body = await request.get("tic-tac-chec/line", { position, pawn: state.pawn });
+      request.finish();
+      if (!body || state.line[state.at].position !== position) return;
+      const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
+      if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
+      perfect.replaceChildren(...(items.length ? items : [h("li", {}, "The game is over.")]));
+    } catch (error) {
+      if (request.stale) return;
+      request.finish();
+      status.show(`Error: ${error.message}`, true);
+    }
   }
 
   function clickSquare(name) {
@@ -305,10 +380,10 @@
   function play(name) {
     // Until the answer for the position now shown arrives, the moves on screen belong to the one before.
     if (requests.pending) return;
-    const m = state.probe.moves.find((x) => x.move === name);
-    if (!m) return;
+    const entry = entryOf(state.probe, name);
+    if (!entry) return;
     state.line = state.line.slice(0, state.at + 1);
-    state.line.push({ position: m.position, move: name });
+    state.line.push(entry);
     go(state.line.length - 1);
   }
 
@@ -345,11 +420,14 @@
     const request = requests.begin();
     const position = state.line[state.at].position;
     state.selected = null;
+    exported.hidden = true;
+    perfect.replaceChildren();
     try {
-      const body = await probeOf(request, position);
+      const body = state.probes.get(position) || (await probeOf(request, position));
       if (!body) return;
       // The line's first position as the API writes it, so that the URL and the line agree.
       if (state.at === 0) state.line[0].position = body.position;
+      state.probes.set(body.position, body);
       state.probe = body;
       request.finish();
       remember(push);
@@ -358,7 +436,7 @@
       if (request.stale) return;
       // Still pending: the moves on screen are not this position's; nothing can be played or walked from here.
       status.show(`Error: ${error.message}`, true);
-      for (const button of [backButton, forwardButton, bestButton]) button.disabled = true;
+      for (const button of [backButton, forwardButton, bestButton, perfectButton]) button.disabled = true;
     }
   }
 
@@ -372,12 +450,14 @@
     const request = requests.begin();
     try {
       for (const [i, name] of moves.entries()) {
-        const body = await probeOf(request, line[line.length - 1].position);
+        const position = line[line.length - 1].position;
+        const body = state.probes.get(position) || (await probeOf(request, position));
         if (!body) return;
+        state.probes.set(body.position, body);
         if (i === 0) line[0].position = body.position;
-        const m = body.moves.find((x) => x.move === name);
-        if (!m) break;
-        line.push({ position: m.position, move: name });
+        const entry = entryOf(body, name);
+        if (!entry) break;
+        line.push(entry);
       }
       request.finish();
     } catch (error) {

@@ -119,7 +119,7 @@ mod tests {
             assert!(ASSETS.iter().any(|(name, _, _)| *name == script), "no {script} in assets/");
         }
         // The scripts every page loads, beside its game's own.
-        let shared = ["common.js", "palette.js"];
+        let shared = ["common.js", "palette.js", "record.js"];
         let pages = ASSETS.iter().filter(|(name, _, _)| name.ends_with(".js") && !shared.contains(name)).count();
         assert_eq!(pages, GAMES.len(), "a page script for a game the registry does not list");
     }

@@ -89,9 +89,16 @@ async fn games_lists_every_game_and_every_page_is_served() {
     for jargon in ["retrograde", "descending sweep", "tiered"] {
         assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
-    for asset in
-        ["style.css", "palette.js", "common.js", "record.js", "dodgem.js", "dots-and-boxes.js", "snakes.js", "tic-tac-chec.js"]
-    {
+    for asset in [
+        "style.css",
+        "palette.js",
+        "common.js",
+        "record.js",
+        "dodgem.js",
+        "dots-and-boxes.js",
+        "snakes.js",
+        "tic-tac-chec.js",
+    ] {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(!text.is_empty());
@@ -311,6 +318,10 @@ async fn tic_tac_chec_without_a_table_lists_moves_and_the_command() {
     let (status, summary) = server.get("/api/tic-tac-chec/summary?pawn=outbound").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{summary}");
     assert!(summary["command"].as_str().unwrap().contains("--pawn outbound"), "{summary}");
+    // Nor a perfect line.
+    let (status, line) = server.get("/api/tic-tac-chec/line?pawn=outbound").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{line}");
+    assert!(line["command"].as_str().unwrap().contains("--pawn outbound"), "{line}");
 }
 
 #[tokio::test]
@@ -320,6 +331,7 @@ async fn tic_tac_chec_bad_requests_say_what_is_wrong() {
     server.refused("/api/tic-tac-chec/probe?pawn=sideways", "sideways").await;
     server.refused("/api/tic-tac-chec/summary?pawn=sideways", "sideways").await;
     server.refused("/api/tic-tac-chec/summary?position=x", "unknown parameter").await;
+    server.refused("/api/tic-tac-chec/line?position=nonsense", "position").await;
     server.refused("/api/tic-tac-chec/probe?position=..../..../..../....%20x%20--%20open", "position").await;
 }
 

@@ -17,11 +17,12 @@ use solved_games::tic_tac_chec::{
     self, Color, Direction, Move, Piece, Position, ProbeValues, TicTacChec, square_name, squares,
 };
 
+use super::line::{LineJson, perfect_line};
 use super::{MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
 
 pub(super) fn routes() -> axum::Router<Shared> {
-    Router::new().route("/probe", get(probe)).route("/summary", get(summary))
+    Router::new().route("/probe", get(probe)).route("/line", get(line)).route("/summary", get(summary))
 }
 
 /// What building the tables takes, measured on the 2-core reference
@@ -168,6 +169,27 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Json<Prob
             moves,
             missing,
         }))
+    })
+    .await
+}
+
+/// `GET /api/tic-tac-chec/line?position=P&pawn=travel|outbound`: perfect
+/// play from the position (the empty board if none) to the end, or until a
+/// position comes back. 503 with the command that builds the table if
+/// there is none.
+async fn line(State(state): State<Shared>, query: RawQuery) -> Result<Json<LineJson>, ApiError> {
+    let params = params(query, &tic_tac_chec::INFO, Operation::Probe)?;
+    let game = TicTacChec::from_params(&params)?;
+    let start: Position = params.parsed("position")?.unwrap_or_else(Position::empty);
+    blocking(move || {
+        let Some(values) = values(&state, &game)? else {
+            let missing = MissingJson::new(&game);
+            return Err(ApiError::not_built(missing.message, missing.command));
+        };
+        let line = perfect_line(start, |pos| {
+            Ok(if pos.is_over() { None } else { game.ranked_moves(pos, &*values).into_iter().next() })
+        })?;
+        Ok(Json(line))
     })
     .await
 }

@@ -14,6 +14,7 @@ use solved_games::player::choose;
 use solved_games::registry::{Game, Operation, command_line};
 use solved_games::tables::Solvable;
 
+use super::line::perfect_line;
 use super::{BuildingJson, MoveJson, RawQuery, Shared, blocking, params};
 use crate::error::ApiError;
 use crate::state::Availability;
@@ -150,28 +151,6 @@ async fn probe(State(state): State<Shared>, query: RawQuery) -> Result<Response,
     .await
 }
 
-/// The longest perfect line given: past it a game that has not ended or
-/// come back to a position is cut short.
-const MAX_LINE: usize = 500;
-
-#[derive(Serialize)]
-struct LineMoveJson {
-    #[serde(rename = "move")]
-    name: String,
-    /// The move's value for its mover.
-    #[serde(flatten)]
-    value: Value,
-}
-
-#[derive(Serialize)]
-struct LineJson {
-    position: String,
-    moves: Vec<LineMoveJson>,
-    /// Whether the line comes back to a position it passed (a draw goes
-    /// round for ever).
-    repeats: bool,
-}
-
 /// `GET /api/dodgem/line?size=N&misere=B&position=P&moves=M`: perfect
 /// play from the position to the end: each move the best one (the first
 /// of the ranking: fastest win, then draw, then slowest loss), until the
@@ -185,19 +164,13 @@ async fn line(State(state): State<Shared>, query: RawQuery) -> Result<Response, 
             Err(building) => return Ok(building),
         };
         let unreadable = |e: solved_engine::TableError| ApiError::internal(&e);
-        let mut seen = std::collections::HashSet::from([start]);
-        let (mut pos, mut moves, mut repeats) = (start, Vec::new(), false);
-        while moves.len() < MAX_LINE && !game.is_over(&pos) {
-            let ranked = values.ranked_moves(&game, &pos).map_err(unreadable)?;
-            let (m, value, child) = ranked.into_iter().next().expect("a game that is not over has a move");
-            moves.push(LineMoveJson { name: m.to_string(), value });
-            pos = child;
-            if !seen.insert(pos) {
-                repeats = true;
-                break;
+        let line = perfect_line(start, |pos| {
+            if game.is_over(pos) {
+                return Ok(None);
             }
-        }
-        Ok(Json(LineJson { position: start.to_string(), moves, repeats }).into_response())
+            Ok(values.ranked_moves(&game, pos).map_err(unreadable)?.into_iter().next())
+        })?;
+        Ok(Json(line).into_response())
     })
     .await
 }

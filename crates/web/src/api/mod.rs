@@ -4,6 +4,7 @@
 mod boxes;
 mod chec;
 mod dodgem;
+mod line;
 mod snakes;
 
 use std::sync::Arc;
