@@ -91,6 +91,43 @@ test("the editor adds and removes jumps, and refuses a loop", async () => {
   assert.deepEqual(problems.filter((p) => !p.includes("400")), []);
 });
 
+test("the editor by keyboard alone: Enter on a square, then on where it leads; Escape lets go", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/snakes?board=milton-bradley`);
+  const original = await analysed(page, undefined);
+  await page.focus("#edit");
+  await page.keyboard.press("Space");
+  assert.ok(await page.isChecked("#edit"));
+  // The squares are reached by Tab once editing: the first one after the checkbox's controls is square 1.
+  const first = await (async () => {
+    for (let tabs = 0; tabs < 20; tabs++) {
+      await page.keyboard.press("Tab");
+      const square = await page.evaluate(() => document.activeElement?.dataset?.square);
+      if (square) return square;
+    }
+    return null;
+  })();
+  assert.equal(first, "1");
+  // Square 1 has Milton Bradley's first ladder; square 2 has no jump yet.
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator("#status").innerText(), /A jump from 2: click the square it leads to/);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.square), "2", "the focus stays on the square");
+  await page.keyboard.press("Escape");
+  assert.match(await page.locator("#status").innerText(), /No jump added/);
+  // A ladder from 2 to 3 (Tab to the next square), made by Enter twice.
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.square), "3");
+  await page.keyboard.press("Enter");
+  const edited = await analysed(page, original);
+  const jumps = await page.$$eval("line[data-jump]", (nodes) => nodes.map((n) => n.dataset.jump));
+  assert.ok(jumps.includes("2:3"), `${jumps}`);
+  assert.equal(edited, solve("--goal", "100", "--jumps", jumps.join(",")).expected_turns.exact);
+  assert.deepEqual(problems.filter((p) => !p.includes("400")), []);
+});
+
 test("a blank board of 30 squares", async () => {
   const { page, problems } = shared.session;
   problems.length = 0;

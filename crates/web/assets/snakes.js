@@ -14,6 +14,8 @@
     editing: false,
     pending: null,
     analysis: null,
+    // The square to give the keyboard focus to once the board is drawn again.
+    focus: null,
   };
   const requests = new Requests();
 
@@ -36,7 +38,7 @@
   });
   const goalInput = h("input", { type: "number", id: "goal", min: 6, max: 400, value: 100 });
   const status = statusLine();
-  const board = svg("svg", { id: "board", role: "img", "aria-label": "Snakes and Ladders board" });
+  const board = svg("svg", { id: "board", role: "group", "aria-label": "Snakes and Ladders board" });
   const facts = h("dl", { class: "facts", id: "facts" });
   const plot = svg("svg", { id: "distribution", role: "img", "aria-label": "game length distribution" });
 
@@ -69,7 +71,8 @@
       { class: "note" },
       "Colours show the expected number of turns still to play from each square (green: few, red: many). ",
       "The dashed path is a shortest game. To edit, tick “edit jumps”, click a square and then where its ladder ",
-      "or snake should lead; click a jump's start to remove it.",
+      "or snake should lead (or Tab to a square and press Enter, then on its destination; Escape lets go); click a ",
+      "jump's start to remove it.",
     ),
   );
 
@@ -146,7 +149,14 @@
         svg("text", { x: x + 4, y: y + 15, "font-size": 14, "font-weight": 600, fill: colour("label"), ...halo }, String(position)),
         svg("text", { x: x + CELL - 4, y: y + CELL - 6, "font-size": 12, "text-anchor": "end", fill: colour("label"), ...halo }, expected === null ? "∞" : expected.toFixed(1)),
       );
-      cell.addEventListener("click", () => edit(position));
+      if (state.editing) {
+        const turns = expected === null ? "never reached" : `${expected.toFixed(1)} turns to go`;
+        const doing = state.pending === null ? "Enter starts or removes a jump here" : `Enter ends the jump from ${state.pending} here`;
+        pressable(cell, `square ${position}, ${turns}; ${doing}`, (byKeyboard) => {
+          if (byKeyboard) state.focus = position;
+          edit(position);
+        });
+      }
       board.append(cell);
     }
     if (first === 1) {
@@ -179,6 +189,10 @@
     board.append(...labels);
     renderFacts();
     renderPlot();
+    if (state.focus !== null) {
+      board.querySelector(`g.square[data-square="${state.focus}"]`)?.focus();
+      state.focus = null;
+    }
   }
 
   function arrowHead(id, colour) {
@@ -382,6 +396,7 @@
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.pending !== null) {
+      state.focus = state.pending;
       state.pending = null;
       render();
       status.show("No jump added.");
