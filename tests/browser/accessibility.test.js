@@ -23,6 +23,7 @@ const PAGES = [
   ["/dots-and-boxes?delay=0", () => document.querySelector("g.line")],
   ["/snakes", () => document.getElementById("expected-exact")?.textContent],
   ["/tic-tac-chec", () => document.querySelector("#moves button")],
+  ["/docs/readme", () => document.querySelector("article.doc")],
 ];
 
 for (const [path, ready] of PAGES) {

@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod api;
+mod docs;
 mod error;
 mod guard;
 mod pages;
@@ -53,6 +54,7 @@ const MAX_BODY: usize = 16 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(pages::routes())
+        .merge(docs::routes())
         .nest("/api", api::routes())
         .fallback(pages::not_found)
         .layer(RequestBodyLimitLayer::new(MAX_BODY))

@@ -25,7 +25,7 @@ pub(crate) fn routes() -> Router<Shared> {
 }
 
 /// A page: `current` is the game whose page it is, marked in the navigation.
-fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
+pub(crate) fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
     let nav: String = GAMES
         .iter()
         .map(|g| {
@@ -33,6 +33,7 @@ fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
             format!(r#"<a href="/{}"{here}>{}</a>"#, g.id, g.name)
         })
         .collect();
+    let version = env!("CARGO_PKG_VERSION");
     Html(format!(
         r#"<!doctype html>
 <html lang="en">
@@ -49,6 +50,7 @@ fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
 <main>
 {body}
 </main>
+<footer><a href="/docs">Documentation</a> · <a href="/docs/architecture">Where the source lives</a> · solved {version}</footer>
 </body>
 </html>
 "#

@@ -32,11 +32,18 @@ fn server() -> Server {
 
 impl Server {
     async fn request(&self, method: Method, uri: &str, body: Body) -> (StatusCode, String) {
+        let (status, _, bytes) = self.bytes(method, uri, body).await;
+        (status, String::from_utf8(bytes).unwrap())
+    }
+
+    /// The answer as it comes: its status, its content type and its bytes.
+    async fn bytes(&self, method: Method, uri: &str, body: Body) -> (StatusCode, String, Vec<u8>) {
         let request = Request::builder().method(method).uri(uri).body(body).unwrap();
         let response = self.app.clone().oneshot(request).await.unwrap();
         let status = response.status();
+        let content_type = response.headers().get("content-type").map_or("", |v| v.to_str().unwrap()).to_owned();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (status, String::from_utf8(bytes.to_vec()).unwrap())
+        (status, content_type, bytes.to_vec())
     }
 
     async fn get(&self, uri: &str) -> (StatusCode, Json) {
@@ -296,6 +303,34 @@ async fn snakes_bad_requests_say_what_is_wrong() {
     server.refused("/api/snakes/analyse?goal=100&jumps=3:500", "leaves the board").await;
     server.refused("/api/snakes/analyse?goal=100&numbering=rows&jumps=", "numbering").await;
     server.refused("/api/snakes/analyse?board=milton-bradley&overshoot=wrap", "wrap").await;
+}
+
+#[tokio::test]
+async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_to_it() {
+    let server = server();
+    let (status, index) = server.request(Method::GET, "/", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(index.contains(r#"<a href="/docs">Documentation</a>"#), "{index}");
+    let (status, docs) = server.request(Method::GET, "/docs", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK);
+    for slug in ["readme", "architecture", "benchmarks"] {
+        assert!(docs.contains(&format!(r#"href="/docs/{slug}""#)), "{docs}");
+        let (status, page) = server.request(Method::GET, &format!("/docs/{slug}"), Body::empty()).await;
+        assert_eq!(status, StatusCode::OK, "{slug}");
+        assert!(page.contains("<h1>") || page.contains("<h2>"), "{slug} is rendered");
+    }
+    // The README's links go to what this server serves.
+    let (_, readme) = server.request(Method::GET, "/docs/readme", Body::empty()).await;
+    assert!(readme.contains(r#"href="/docs/benchmarks""#));
+    assert!(readme.contains("<table>"));
+    let (status, content_type, png) = server.bytes(Method::GET, "/docs/screenshots/dodgem.png", Body::empty()).await;
+    assert_eq!((status, content_type.as_str()), (StatusCode::OK, "image/png"));
+    assert!(png.starts_with(b"\x89PNG"));
+    for missing in ["/docs/nothing", "/docs/screenshots/nothing.png", "/docs/screenshots/%ff"] {
+        let (status, page) = server.request(Method::GET, missing, Body::empty()).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
+        assert!(page.contains("Not found"), "{missing}");
+    }
 }
 
 #[tokio::test]

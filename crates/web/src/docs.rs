@@ -1,0 +1,174 @@
+//! The project's documentation, served by the binary itself: the README,
+//! the architecture (where the source lives) and the measurements, with the
+//! screenshots they show, so that the pages' "Documentation" link works
+//! wherever `solved serve` runs, with no network.
+
+use axum::Router;
+use axum::extract::Path;
+use axum::extract::rejection::PathRejection;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
+
+use crate::api::Shared;
+use crate::pages::shell;
+
+/// A document of the repository, by the path links to it use.
+#[derive(Debug)]
+struct Doc {
+    slug: &'static str,
+    path: &'static str,
+    title: &'static str,
+    about: &'static str,
+    text: &'static str,
+}
+
+const DOCS: &[Doc] = &[
+    Doc {
+        slug: "readme",
+        path: "README.md",
+        title: "README",
+        about: "What solved does, how to build it, every command, and the results.",
+        text: include_str!("../../../README.md"),
+    },
+    Doc {
+        slug: "architecture",
+        path: "ARCHITECTURE.md",
+        title: "Architecture",
+        about: "Where things live in the source: the crates, the engine, each game's folder.",
+        text: include_str!("../../../ARCHITECTURE.md"),
+    },
+    Doc {
+        slug: "benchmarks",
+        path: "docs/benchmarks.md",
+        title: "Benchmarks",
+        about: "What was measured, on which machine, against which baseline.",
+        text: include_str!("../../../docs/benchmarks.md"),
+    },
+];
+
+/// The screenshots under `docs/screenshots/` (see `build.rs`).
+const SCREENSHOTS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/screenshots.rs"));
+
+pub(crate) fn routes() -> Router<Shared> {
+    Router::new()
+        .route("/docs", get(index))
+        .route("/docs/{slug}", get(doc))
+        .route("/docs/screenshots/{name}", get(screenshot))
+}
+
+async fn index() -> Html<String> {
+    let items: String =
+        DOCS.iter().map(|d| format!(r#"<li><a href="/docs/{}">{}</a>: {}</li>"#, d.slug, d.title, d.about)).collect();
+    shell(
+        "Documentation",
+        None,
+        &format!(
+            "<h1>Documentation</h1>\n<p>The documents of the source this server was built from \
+             (solved {}).</p>\n<ul class=\"docs\">{items}</ul>",
+            env!("CARGO_PKG_VERSION")
+        ),
+    )
+}
+
+async fn doc(slug: Result<Path<String>, PathRejection>) -> Response {
+    let Some(doc) = slug.ok().and_then(|Path(slug)| DOCS.iter().find(|d| d.slug == slug)) else {
+        return missing("There is no such document here.");
+    };
+    shell(doc.title, None, &format!("<article class=\"doc\">\n{}</article>", render(doc))).into_response()
+}
+
+async fn screenshot(name: Result<Path<String>, PathRejection>) -> Response {
+    match name.ok().and_then(|Path(name)| SCREENSHOTS.iter().find(|(n, _)| *n == name)) {
+        Some(&(_, bytes)) => ([(header::CONTENT_TYPE, "image/png")], bytes).into_response(),
+        None => missing("There is no such screenshot here."),
+    }
+}
+
+fn missing(words: &str) -> Response {
+    let body = shell(
+        "Not found",
+        None,
+        &format!("<h1>Not found</h1>\n<p>{words} <a href=\"/docs\">See every document.</a></p>"),
+    );
+    (StatusCode::NOT_FOUND, body).into_response()
+}
+
+/// The document as HTML, its links into the repository turned into this
+/// server's addresses: another document, a screenshot. Links elsewhere in
+/// the repository (source files) stay as they are written.
+fn render(doc: &Doc) -> String {
+    let base = doc.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let events = Parser::new_ext(doc.text, Options::ENABLE_TABLES).map(|event| match event {
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Link { link_type, dest_url: served(base, dest_url), title, id })
+        }
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Image { link_type, dest_url: served(base, dest_url), title, id })
+        }
+        other => other,
+    });
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// Where this server serves the repository path a document links to, from
+/// the document's folder `base`.
+fn served<'a>(base: &str, link: CowStr<'a>) -> CowStr<'a> {
+    if link.contains("://") || link.starts_with('#') || link.starts_with('/') {
+        return link;
+    }
+    let (path, fragment) = link.split_once('#').map_or((&*link, None), |(p, f)| (p, Some(f)));
+    let resolved = resolve(base, path);
+    let fragment = fragment.map_or(String::new(), |f| format!("#{f}"));
+    if let Some(doc) = DOCS.iter().find(|d| d.path == resolved) {
+        return format!("/docs/{}{fragment}", doc.slug).into();
+    }
+    if let Some(name) = resolved.strip_prefix("docs/screenshots/") {
+        return format!("/docs/screenshots/{name}").into();
+    }
+    link
+}
+
+/// `path` relative to the folder `base`, with `.` and `..` worked out.
+fn resolve(base: &str, path: &str) -> String {
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_into_the_repository_go_to_what_this_server_serves() {
+        assert_eq!(&*served("", "docs/benchmarks.md".into()), "/docs/benchmarks");
+        assert_eq!(&*served("", "ARCHITECTURE.md#crates".into()), "/docs/architecture#crates");
+        assert_eq!(&*served("docs", "../README.md".into()), "/docs/readme");
+        assert_eq!(&*served("docs", "screenshots/dodgem.png".into()), "/docs/screenshots/dodgem.png");
+        assert_eq!(&*served("", "crates/engine/src/lib.rs".into()), "crates/engine/src/lib.rs");
+        assert_eq!(&*served("", "https://example.org/x.md".into()), "https://example.org/x.md");
+    }
+
+    #[test]
+    fn every_screenshot_the_readme_shows_is_served() {
+        let html = render(&DOCS[0]);
+        let shown: Vec<&str> = html.match_indices("src=\"/docs/screenshots/").map(|(at, _)| &html[at + 23..]).collect();
+        assert!(!shown.is_empty());
+        for rest in shown {
+            let name = &rest[..rest.find('"').unwrap()];
+            assert!(SCREENSHOTS.iter().any(|(n, _)| *n == name), "{name} is not served");
+        }
+    }
+}
