@@ -52,6 +52,9 @@ test("without a table: the page says how to build it, and the rules can still be
     assert.match(missing, /about 5 minutes/);
     // The empty board: every piece of White's hand on every square, grouped by piece.
     assert.equal(await page.locator("#moves button").count(), 64);
+    // Files and ranks are written beside the board, as every move names them.
+    const coordinates = await page.$$eval("#board text.coordinate", (nodes) => nodes.map((n) => n.textContent).sort());
+    assert.deepEqual(coordinates, ["1", "2", "3", "4", "a", "b", "c", "d"]);
     assert.deepEqual(await page.$$eval("#moves .placements", (groups) => groups.map((g) => g.querySelectorAll("button").length)), [16, 16, 16, 16]);
     await page.click('#moves button[data-move="N@b2"]');
     const afterKnight = await moved(page, EMPTY);

@@ -88,8 +88,10 @@ function valueChart({ points, at, goTo, top, middle, bottom, label }) {
     svg("text", { x: 2, y: height / 2 + 4, "font-size": 11, fill: colour("label") }, middle),
     svg("text", { x: 2, y: height - 4, "font-size": 11, fill: colour("label") }, bottom),
     svg("text", { x: left, y: height + 14, "font-size": 11, fill: colour("label") }, "ply 0"),
-    svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${points.length - 1}`),
   );
+  if (points.length > 1) {
+    picture.append(svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${points.length - 1}`));
+  }
   const path = points.map((point, ply) => `${left + ply * step},${y(point)}`).join(" ");
   picture.append(svg("polyline", { points: path, fill: "none", stroke: colour("muted"), "stroke-width": 1.5 }));
   points.forEach((point, ply) => {

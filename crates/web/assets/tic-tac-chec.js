@@ -3,6 +3,8 @@
 (() => {
   const CELL = 76;
   const HAND_GAP = 14;
+  // Below the board, above White's hand: room for the file letters.
+  const FILES_GAP = 24;
   // The filled glyphs for both sides, White's drawn in white with a dark outline: fonts draw the hollow
   // ones inconsistently.
   const GLYPHS = { P: "♟\uFE0E", N: "♞\uFE0E", B: "♝\uFE0E", R: "♜\uFE0E" };
@@ -111,7 +113,7 @@
     }
   }
   const squareXY = (name) => CORNERS.get(name);
-  const handY = (color) => (color === "black" ? 0 : 5 * CELL + 2 * HAND_GAP);
+  const handY = (color) => (color === "black" ? 0 : 5 * CELL + HAND_GAP + FILES_GAP);
 
   /** The moves of the piece picked up: a square on the board, or a role in hand. */
   function movesOf(pick) {
@@ -149,7 +151,7 @@
     if (!p) return;
     const pos = layout(p);
     const width = 4 * CELL;
-    const height = 6 * CELL + 2 * HAND_GAP;
+    const height = 6 * CELL + HAND_GAP + FILES_GAP;
     board.setAttribute("viewBox", `0 0 ${width + 30} ${height}`);
     board.setAttribute("width", width + 30);
     board.setAttribute("height", height);
@@ -165,7 +167,11 @@
         square.addEventListener("click", () => clickSquare(name));
         board.append(square);
       }
-      board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: colour("muted") }, String(rank + 1)));
+      board.append(svg("text", { x: width + 12, y: squareXY(squareName(0, rank)).y + CELL / 2 + 5, "font-size": 13, fill: colour("muted"), class: "coordinate" }, String(rank + 1)));
+    }
+    for (let file = 0; file < 4; file++) {
+      const { x, y } = squareXY(squareName(file, 0));
+      board.append(svg("text", { x: x + CELL / 2, y: y + CELL + 17, "text-anchor": "middle", "font-size": 13, fill: colour("muted"), class: "coordinate" }, String.fromCharCode(97 + file)));
     }
     // At the end, the four in a line that won are framed.
     for (const name of p.winning_line) {
