@@ -49,6 +49,13 @@ pub enum Command {
         /// What to log, as a `RUST_LOG` filter; `None` for `RUST_LOG`'s own.
         log: Option<String>,
     },
+    /// `bench machine`: measure what this machine can do at best.
+    Machine {
+        /// The buffer the memory kernels work on, in bytes.
+        buffer_bytes: u64,
+        /// Print the result as JSON.
+        json: bool,
+    },
     /// One timed solve in this process, for `bench`.
     BenchRun {
         /// The game.
@@ -105,6 +112,9 @@ pub fn command() -> clap::Command {
             }
             sub = sub.subcommand(game_command);
         }
+        if operation == Operation::Bench {
+            sub = sub.subcommand(machine_command());
+        }
         root = root.subcommand(sub);
     }
     let serve = clap::Command::new("serve")
@@ -137,6 +147,24 @@ pub fn command() -> clap::Command {
     }
     root.subcommand(serve).subcommand(bench_run.subcommand_required(true))
 }
+
+/// `bench machine`, which times no game: the limits a solver's time is set against.
+fn machine_command() -> clap::Command {
+    clap::Command::new(MACHINE)
+        .about("Measure this machine's limits: memory bandwidth and latency, random accesses, integer operations")
+        .arg(
+            Arg::new("size-mib")
+                .long("size-mib")
+                .value_name("MIB")
+                .default_value("1024")
+                .value_parser(value_parser!(u64).range(1..=1 << 20))
+                .help("The buffer the memory kernels work on, in MiB: larger than the caches to measure memory"),
+        )
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print the result as one JSON object"))
+}
+
+/// The `bench` subcommand that measures the machine rather than a game.
+const MACHINE: &str = "machine";
 
 fn game_command(game: &GameInfo, about: &'static str, fields: &'static [Field]) -> clap::Command {
     fields.iter().fold(clap::Command::new(game.id).about(about), |command, field| command.arg(arg_of(field)))
@@ -175,6 +203,10 @@ pub fn parse_from(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -
             addr: *sub.get_one::<SocketAddr>("addr").expect("it has a default"),
             build_limit: sub.get_one::<u64>("build-limit").copied().unwrap_or(u64::MAX),
             log: sub.get_one::<String>("log").cloned(),
+        },
+        "bench" if id == MACHINE => Command::Machine {
+            buffer_bytes: leaf.get_one::<u64>("size-mib").expect("it has a default") << 20,
+            json: leaf.get_flag("json"),
         },
         BENCH_RUN => {
             let kind = Kind::from_id(id).expect("clap knows only registered games");

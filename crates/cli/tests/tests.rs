@@ -4,6 +4,7 @@ mod dodgem;
 mod dots_and_boxes;
 mod errors;
 mod hardening;
+mod machine;
 mod repository;
 mod snakes;
 mod tic_tac_chec;

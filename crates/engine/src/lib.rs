@@ -55,6 +55,7 @@ pub mod game;
 mod index;
 pub mod layers;
 mod lookup;
+pub mod machine;
 mod members;
 mod naive;
 mod packed;

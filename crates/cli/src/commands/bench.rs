@@ -12,7 +12,7 @@ use solved_games::registry::{Game, arguments};
 
 use super::Request;
 use crate::args::BENCH_RUN;
-use crate::json::{BenchJson, BenchRunJson, StageJson};
+use crate::json::{BenchJson, BenchRunJson, MachineJson, StageJson};
 use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, count, thousands};
@@ -154,4 +154,35 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// `bench machine`: the limits of this machine, as `solved_engine::machine`
+/// measures them.
+pub(super) fn machine(buffer_bytes: u64, json: bool) -> anyhow::Result<ExitCode> {
+    let limits = solved_engine::machine::measure(buffer_bytes, &Bar::new())?;
+    if json {
+        output::json(&MachineJson::from(&limits))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let gb = |rate: f64| format!("{:.1} GB/s", rate / 1e9);
+    let millions = |rate: f64| format!("{:.1} million/s", rate / 1e6);
+    let rows = vec![
+        vec!["kernel".into(), "best rate".into()],
+        vec!["read".into(), gb(limits.read_bytes_per_s)],
+        vec!["write".into(), gb(limits.write_bytes_per_s)],
+        vec!["read and write back".into(), gb(limits.update_bytes_per_s)],
+        vec!["dependent random load".into(), format!("{:.1} ns", limits.latency.as_secs_f64() * 1e9)],
+        vec!["independent random loads".into(), millions(limits.random_loads_per_s)],
+        vec!["random atomic updates".into(), millions(limits.random_updates_per_s)],
+        vec!["integer operations".into(), format!("{:.1} billion/s", limits.integer_ops_per_s / 1e9)],
+        vec!["extensions".into(), limits.features.join(" ")],
+    ];
+    let mut text = format!(
+        "This machine, {} threads, a buffer of {} MiB (best of 3 runs each):\n",
+        limits.threads,
+        limits.buffer_bytes >> 20
+    );
+    text.push_str(&columns(&rows));
+    output::print(&text)?;
+    Ok(ExitCode::SUCCESS)
 }

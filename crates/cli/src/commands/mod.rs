@@ -40,6 +40,7 @@ pub fn run(invocation: Invocation) -> anyhow::Result<ExitCode> {
     progress::handle_interrupts();
     match invocation.command {
         Command::Serve { addr, build_limit, log } => serve::serve(&config, addr, build_limit, log.as_deref()),
+        Command::Machine { buffer_bytes, json } => bench::machine(buffer_bytes, json),
         Command::BenchRun { kind, pairs } => {
             let params = Params::new(pairs, kind.info().fields, &CommandLineFiles)?;
             bench::run_once(&Game::resolve(kind, &params)?)
