@@ -321,8 +321,7 @@
     );
     renderRecord(record, state.line, state.at, goTo);
     chart.replaceChildren(chartOfPlies());
-    const humanMoves = state.line.slice(0, state.at).some((entry) => entry.mover === state.human);
-    undoButton.disabled = state.mode === "analysis" ? state.at === 0 : !humanMoves;
+    undoButton.disabled = undoPly(state.line, state.at, isPerson) === null;
     redoButton.disabled = state.at >= state.line.length;
     playOnButton.hidden = state.at >= state.line.length;
   }
@@ -379,20 +378,18 @@
     show(true);
   }
 
+  /** Whose moves Undo and Redo step over: in analysis every move is a person's. */
+  const isPerson = (mover) => state.mode === "analysis" || mover === state.human;
+
   /** Takes back the person's last move (and the computer's reply); in analysis, one ply. */
   function undo() {
-    if (state.mode === "analysis") return goTo(state.at - 1);
-    let ply = state.at;
-    while (ply > 0 && state.line[ply - 1].mover !== state.human) ply--;
-    if (ply > 0) goTo(ply - 1);
+    const ply = undoPly(state.line, state.at, isPerson);
+    if (ply !== null) goTo(ply);
   }
 
   /** Plays again what was taken back, up to the person's next turn; in analysis, one ply. */
   function redo() {
-    if (state.mode === "analysis") return goTo(state.at + 1);
-    let ply = state.at + 1;
-    while (ply < state.line.length && state.line[ply].mover !== state.human) ply++;
-    goTo(Math.min(ply, state.line.length));
+    goTo(redoPly(state.line, state.at, isPerson));
   }
 
   /** Lets go of the moves after the position on the board, so that the game goes on from it. */

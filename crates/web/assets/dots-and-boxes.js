@@ -315,8 +315,7 @@
     renderRecord(record, state.line, state.at, goTo);
     chart.replaceChildren(chartOfPlies(p));
     hintButton.disabled = p.over || !isHuman(p.to_move);
-    const humanLines = state.line.slice(0, state.at).some((entry) => isHuman(entry.mover));
-    undoButton.disabled = state.computer === "" ? state.at === 0 : !humanLines;
+    undoButton.disabled = undoPly(state.line, state.at, isHuman) === null;
     redoButton.disabled = state.at >= state.line.length;
     playOnButton.hidden = state.at >= state.line.length;
   }
@@ -383,18 +382,13 @@
 
   /** Takes back the person's last line (and the computer's lines after it); with no computer, one line. */
   function undo() {
-    if (state.computer === "") return goTo(state.at - 1);
-    let ply = state.at;
-    while (ply > 0 && !isHuman(state.line[ply - 1].mover)) ply--;
-    if (ply > 0) goTo(ply - 1);
+    const ply = undoPly(state.line, state.at, isHuman);
+    if (ply !== null) goTo(ply);
   }
 
   /** Draws again what was taken back, up to the person's next turn; with no computer, one line. */
   function redo() {
-    if (state.computer === "") return goTo(state.at + 1);
-    let ply = state.at + 1;
-    while (ply < state.line.length && !isHuman(state.line[ply].mover)) ply++;
-    goTo(Math.min(ply, state.line.length));
+    goTo(redoPly(state.line, state.at, isHuman));
   }
 
   /** Lets go of the lines after the position on the board, so that the game goes on from it. */

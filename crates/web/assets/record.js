@@ -127,6 +127,24 @@ function remotenessPoint(probe, side, longest, shades) {
   return { y: forSide === "win" ? height : -height, shade: shades[forSide], words };
 }
 
+/**
+ * The ply Undo goes back to: just before the person's last move, the replies after it taken back too; null if the
+ * person has not moved. `isPerson(mover)` says whose moves are the person's: with nobody else at the board it is
+ * every mover's, and Undo takes back one ply.
+ */
+function undoPly(line, at, isPerson) {
+  let ply = at;
+  while (ply > 0 && !isPerson(line[ply - 1].mover)) ply--;
+  return ply > 0 ? ply - 1 : null;
+}
+
+/** The ply Redo goes on to: what was taken back, up to the person's next turn (see `undoPly`). */
+function redoPly(line, at, isPerson) {
+  let ply = at + 1;
+  while (ply < line.length && !isPerson(line[ply].mover)) ply++;
+  return Math.min(ply, line.length);
+}
+
 /** How good a win/loss/draw value is for the side it belongs to: a move worse than its position is a mistake. */
 const outcome = (value) => ({ win: 2, draw: 1, loss: 0 })[value];
 
