@@ -16,7 +16,7 @@ test("at 390 px no page scrolls sideways", async () => {
     // A document's wide tables and code scroll inside their own box, as they must.
     const wide = await page.evaluate(() =>
       [...document.querySelectorAll("body *")]
-        .filter((e) => !e.closest("article.doc table, article.doc pre"))
+        .filter((e) => !e.parentElement?.closest("article.doc table, article.doc pre"))
         .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
         .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}`),
     );

@@ -169,7 +169,8 @@ test("with the tables: ranked moves and values agree with the CLI along a best l
     await page.click("#best");
     await moved(page, won);
     await page.click("#copy-game");
-    assert.match(await page.locator("#export").inputValue(), new RegExp(`^Tic-Tac-Chec \\(travel\\) from .*\n1\. ${expectedLine[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\nPosition: `));
+    const escaped = expectedLine[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    assert.match(await page.locator("#export").inputValue(), new RegExp(`^Tic-Tac-Chec \\(travel\\) from .*\n1\\. ${escaped}\nPosition: `));
     // The summary: the header's totals, and the empty board's value as the CLI gives it.
     const summary = await (await fetch(`${server.url}/api/tic-tac-chec/summary`)).json();
     assert.equal(summary.wins + summary.losses + summary.draws, summary.positions);

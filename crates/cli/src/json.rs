@@ -159,38 +159,6 @@ pub struct BenchJson {
     pub runs: Vec<BenchRunJson>,
 }
 
-/// `bench machine --json`: rates a second, all threads together.
-#[derive(Debug, Serialize)]
-pub struct MachineJson {
-    pub threads: usize,
-    pub buffer_bytes: u64,
-    pub read_bytes_per_s: f64,
-    pub write_bytes_per_s: f64,
-    pub update_bytes_per_s: f64,
-    pub latency_ns: f64,
-    pub random_loads_per_s: f64,
-    pub random_updates_per_s: f64,
-    pub integer_ops_per_s: f64,
-    pub features: Vec<&'static str>,
-}
-
-impl From<&solved_engine::machine::Limits> for MachineJson {
-    fn from(limits: &solved_engine::machine::Limits) -> MachineJson {
-        MachineJson {
-            threads: limits.threads,
-            buffer_bytes: limits.buffer_bytes,
-            read_bytes_per_s: limits.read_bytes_per_s,
-            write_bytes_per_s: limits.write_bytes_per_s,
-            update_bytes_per_s: limits.update_bytes_per_s,
-            latency_ns: limits.latency.as_secs_f64() * 1e9,
-            random_loads_per_s: limits.random_loads_per_s,
-            random_updates_per_s: limits.random_updates_per_s,
-            integer_ops_per_s: limits.integer_ops_per_s,
-            features: limits.features.clone(),
-        }
-    }
-}
-
 #[derive(Debug, Serialize)]
 pub struct BoxesFirstMoveJson {
     #[serde(rename = "move")]

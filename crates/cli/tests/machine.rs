@@ -28,4 +28,6 @@ fn bench_machine_measures_every_limit() {
 fn bench_machine_refuses_a_buffer_of_nothing() {
     let solved = Solved::new();
     solved.run(&["bench", "machine", "--size-mib", "0"]).fails_with("--size-mib");
+    // More than the machine has is refused before anything is allocated.
+    solved.run(&["bench", "machine", "--size-mib", "1048576"]).fails_with("memory available");
 }

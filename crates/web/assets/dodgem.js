@@ -305,8 +305,6 @@
     status.show(text, Boolean(state.notice));
   }
 
-  /** How good a value is for its side: a win beats a draw beats a loss. */
-
   function renderPanel() {
     const probe = p();
     facts.replaceChildren(
@@ -347,14 +345,11 @@
     render();
   }
 
-  /** Plays `name` at the position on the board; moves after it in the record are let go. */
-  function playMove(name) {
-    if (requests.pending) return;
-    const probe = p();
-    const move = probe && probe.moves.find((m) => m.move === name);
-    if (!move) return;
-    state.line = state.line.slice(0, state.at);
-    state.line.push({
+  /** The record's entry for move `name` played at the probed position `probe`, or null if it is not legal there. */
+  function entryOf(probe, name) {
+    const move = probe.moves.find((m) => m.move === name);
+    if (!move) return null;
+    return {
       position: move.position,
       move: name,
       from: move.from,
@@ -363,7 +358,16 @@
       value: move.value,
       label: valueLabel(move),
       mistake: outcome(move.value) < outcome(probe.value),
-    });
+    };
+  }
+
+  /** Plays `name` at the position on the board; moves after it in the record are let go. */
+  function playMove(name) {
+    if (requests.pending) return;
+    const entry = p() && entryOf(p(), name);
+    if (!entry) return;
+    state.line = state.line.slice(0, state.at);
+    state.line.push(entry);
     state.at = state.line.length;
     state.selected = null;
     state.notice = null;
@@ -469,11 +473,12 @@
     // Its own requests: asking for the line does not stop the computer's move, and an answer for a position no
     // longer on the board is dropped.
     const request = lineRequests.begin();
-    const position = positionAt(state.at);
+    const asked = { size: state.size, misere: state.misere, position: positionAt(state.at) };
     try {
-      const body = await request.get("dodgem/line", { size: state.size, misere: state.misere, position });
+      const body = await request.get("dodgem/line", asked);
       request.finish();
-      if (!body || positionAt(state.at) !== position) return;
+      const shown = asked.size === state.size && asked.misere === state.misere && asked.position === positionAt(state.at);
+      if (!body || !shown) return;
       const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
       if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
       perfect.replaceChildren(...items);
@@ -494,24 +499,15 @@
       const line = [];
       let refused = null;
       for (const [i, name] of moves.entries()) {
-        const move = body.moves.find((m) => m.move === name);
-        if (!move) {
+        const entry = entryOf(body, name);
+        if (!entry) {
           refused = `Move ${i + 1} of the link, ${name}, is not legal there: the game stops before it.`;
           break;
         }
-        line.push({
-          position: move.position,
-          move: name,
-          from: move.from,
-          to: move.to,
-          mover: body.to_move,
-          value: move.value,
-          label: valueLabel(move),
-          mistake: outcome(move.value) < outcome(body.value),
-        });
-        body = state.probes.get(move.position) || (await probeAt(request, move.position));
+        line.push(entry);
+        body = state.probes.get(entry.position) || (await probeAt(request, entry.position));
         if (!body) return;
-        state.probes.set(move.position, body);
+        state.probes.set(entry.position, body);
       }
       request.finish();
       state.line = line;

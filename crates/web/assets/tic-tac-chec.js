@@ -18,7 +18,7 @@
     line: [{ position: query.get("position") || EMPTY, move: null }],
     at: 0,
     probe: null,
-    // Every position probed so far, by its notation: the chart reads them.
+    // Every position probed so far, by the pawn rule and its notation (see `probeKey`): the chart reads them.
     probes: new Map(),
     selected: null,
     drag: null,
@@ -28,7 +28,7 @@
 
   const pawnSelect = h(
     "select",
-    { id: "pawn", onchange: () => { state.pawn = pawnSelect.value; state.probes = new Map(); load(true); } },
+    { id: "pawn", onchange: () => changeRule() },
     h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
     h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
   );
@@ -280,7 +280,7 @@
 
   /** The value of every ply of the line for White: White's wins above the band, Black's below. */
   function chartOfPlies() {
-    const plies = state.line.map((entry) => state.probes.get(entry.position));
+    const plies = state.line.map((entry) => state.probes.get(probeKey(entry.position)));
     const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
     return valueChart({
       points: plies.map((probe) => remotenessPoint(probe, "White", longest, { win: "win", loss: "loss" })),
@@ -304,11 +304,11 @@
     // Its own requests: asking for the line does not stop the page loading, and an answer for a position no
     // longer shown is dropped.
     const request = lineRequests.begin();
-    const position = state.line[state.at].position;
+    const asked = { position: state.line[state.at].position, pawn: state.pawn };
     try {
-      const body = await request.get("tic-tac-chec/line", { position, pawn: state.pawn });
+      const body = await request.get("tic-tac-chec/line", asked);
       request.finish();
-      if (!body || state.line[state.at].position !== position) return;
+      if (!body || asked.position !== state.line[state.at].position || asked.pawn !== state.pawn) return;
       const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
       if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
       perfect.replaceChildren(...(items.length ? items : [h("li", {}, "The game is over.")]));
@@ -420,6 +420,17 @@
     else history.replaceState(null, "", url);
   }
 
+  /** Where a position's probe is kept: its value depends on the pawn rule too. */
+  const probeKey = (position) => `${state.pawn} ${position}`;
+
+  /** The pawn rule changed: the line is played again under it (its values change; a move it no longer allows
+   * ends it there), one entry in the browser's history. */
+  function changeRule() {
+    state.pawn = pawnSelect.value;
+    remember(true);
+    replay();
+  }
+
   const probeOf = (request, position) => request.get("tic-tac-chec/probe", { position, pawn: state.pawn });
 
   async function load(push = false) {
@@ -429,11 +440,11 @@
     exported.hidden = true;
     perfect.replaceChildren();
     try {
-      const body = state.probes.get(position) || (await probeOf(request, position));
+      const body = state.probes.get(probeKey(position)) || (await probeOf(request, position));
       if (!body) return;
       // The line's first position as the API writes it, so that the URL and the line agree.
       if (state.at === 0) state.line[0].position = body.position;
-      state.probes.set(body.position, body);
+      state.probes.set(probeKey(body.position), body);
       state.probe = body;
       request.finish();
       remember(push);
@@ -457,7 +468,7 @@
     try {
       for (const [i, name] of moves.entries()) {
         const position = line[line.length - 1].position;
-        const body = state.probes.get(position) || (await probeOf(request, position));
+        const body = state.probes.get(probeKey(position)) || (await probeOf(request, position));
         if (!body) return;
         state.probes.set(body.position, body);
         if (i === 0) line[0].position = body.position;

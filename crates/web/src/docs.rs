@@ -9,7 +9,7 @@ use axum::extract::rejection::PathRejection;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 use crate::api::Shared;
 use crate::pages::shell;
@@ -97,21 +97,57 @@ fn missing(words: &str) -> Response {
 
 /// The document as HTML, its links into the repository turned into this
 /// server's addresses: another document, a screenshot. Links elsewhere in
-/// the repository (source files) stay as they are written.
+/// the repository (source files) stay as they are written. Headings get
+/// the ids GitHub gives them, so that `#fragment` links land.
 fn render(doc: &Doc) -> String {
     let base = doc.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let events = Parser::new_ext(doc.text, Options::ENABLE_TABLES).map(|event| match event {
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
-            Event::Start(Tag::Link { link_type, dest_url: served(base, dest_url), title, id })
+    let mut events: Vec<Event> = Parser::new_ext(doc.text, Options::ENABLE_TABLES)
+        .map(|event| match event {
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+                Event::Start(Tag::Link { link_type, dest_url: served(base, dest_url), title, id })
+            }
+            Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
+                Event::Start(Tag::Image { link_type, dest_url: served(base, dest_url), title, id })
+            }
+            other => other,
+        })
+        .collect();
+    let mut used = std::collections::HashSet::new();
+    for at in 0..events.len() {
+        if !matches!(events[at], Event::Start(Tag::Heading { id: None, .. })) {
+            continue;
         }
-        Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
-            Event::Start(Tag::Image { link_type, dest_url: served(base, dest_url), title, id })
+        let text: String = events[at + 1..]
+            .iter()
+            .take_while(|e| !matches!(e, Event::End(TagEnd::Heading(_))))
+            .filter_map(|e| match e {
+                Event::Text(t) | Event::Code(t) => Some(&**t),
+                _ => None,
+            })
+            .collect();
+        let slug = slug(&text);
+        let unique =
+            (0..).map(|n| if n == 0 { slug.clone() } else { format!("{slug}-{n}") }).find(|s| used.insert(s.clone()));
+        if let Event::Start(Tag::Heading { id, .. }) = &mut events[at] {
+            *id = unique.map(CowStr::from);
         }
-        other => other,
-    });
+    }
     let mut html = String::new();
-    pulldown_cmark::html::push_html(&mut html, events);
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
     html
+}
+
+/// A heading's anchor as GitHub makes it: lower case, spaces as hyphens,
+/// other punctuation dropped.
+fn slug(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Where this server serves the repository path a document links to, from
@@ -159,6 +195,14 @@ mod tests {
         assert_eq!(&*served("docs", "screenshots/dodgem.png".into()), "/docs/screenshots/dodgem.png");
         assert_eq!(&*served("", "crates/engine/src/lib.rs".into()), "crates/engine/src/lib.rs");
         assert_eq!(&*served("", "https://example.org/x.md".into()), "https://example.org/x.md");
+    }
+
+    #[test]
+    fn headings_have_the_anchors_links_point_at() {
+        assert_eq!(slug("Dodgem by units (issue 13, 2026-12-01)"), "dodgem-by-units-issue-13-2026-12-01");
+        assert_eq!(slug("`crates/web` (`solved-web`)"), "cratesweb-solved-web");
+        let html = render(DOCS.iter().find(|d| d.slug == "architecture").unwrap());
+        assert!(html.contains(r#"<h3 id="cratesweb-solved-web">"#), "{}", &html[..html.len().min(2000)]);
     }
 
     #[test]

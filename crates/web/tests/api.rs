@@ -317,7 +317,7 @@ async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_t
         assert!(docs.contains(&format!(r#"href="/docs/{slug}""#)), "{docs}");
         let (status, page) = server.request(Method::GET, &format!("/docs/{slug}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{slug}");
-        assert!(page.contains("<h1>") || page.contains("<h2>"), "{slug} is rendered");
+        assert!(page.contains("<h1 id=") || page.contains("<h2 id="), "{slug} is rendered, its headings with anchors");
     }
     // The README's links go to what this server serves.
     let (_, readme) = server.request(Method::GET, "/docs/readme", Body::empty()).await;

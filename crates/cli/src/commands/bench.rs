@@ -7,12 +7,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use solved_engine::Progress;
+use solved_engine::{Progress, machine};
 use solved_games::registry::{Game, arguments};
 
 use super::Request;
 use crate::args::BENCH_RUN;
-use crate::json::{BenchJson, BenchRunJson, MachineJson, StageJson};
+use crate::json::{BenchJson, BenchRunJson, StageJson};
 use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, count, thousands};
@@ -159,9 +159,12 @@ pub fn peak_memory_bytes() -> Option<u64> {
 /// `bench machine`: the limits of this machine, as `solved_engine::machine`
 /// measures them.
 pub(super) fn machine(buffer_bytes: u64, json: bool) -> anyhow::Result<ExitCode> {
-    let limits = solved_engine::machine::measure(buffer_bytes, &Bar::new())?;
+    if let Some(available) = available_memory().filter(|&a| buffer_bytes > a) {
+        bail!("--size-mib {}: more than the {} MiB of memory available", buffer_bytes >> 20, available >> 20);
+    }
+    let limits = machine::measure(buffer_bytes, &Bar::new())?;
     if json {
-        output::json(&MachineJson::from(&limits))?;
+        output::json(&limits)?;
         return Ok(ExitCode::SUCCESS);
     }
     let gb = |rate: f64| format!("{:.1} GB/s", rate / 1e9);
@@ -171,18 +174,28 @@ pub(super) fn machine(buffer_bytes: u64, json: bool) -> anyhow::Result<ExitCode>
         vec!["read".into(), gb(limits.read_bytes_per_s)],
         vec!["write".into(), gb(limits.write_bytes_per_s)],
         vec!["read and write back".into(), gb(limits.update_bytes_per_s)],
-        vec!["dependent random load".into(), format!("{:.1} ns", limits.latency.as_secs_f64() * 1e9)],
+        vec!["dependent random load".into(), format!("{:.1} ns", limits.latency_ns)],
         vec!["independent random loads".into(), millions(limits.random_loads_per_s)],
         vec!["random atomic updates".into(), millions(limits.random_updates_per_s)],
         vec!["integer operations".into(), format!("{:.1} billion/s", limits.integer_ops_per_s / 1e9)],
         vec!["extensions".into(), limits.features.join(" ")],
     ];
     let mut text = format!(
-        "This machine, {} threads, a buffer of {} MiB (best of 3 runs each):\n",
+        "This machine, {} threads, a buffer of {} MiB (best of {} runs each):\n",
         limits.threads,
-        limits.buffer_bytes >> 20
+        limits.buffer_bytes >> 20,
+        machine::RUNS
     );
     text.push_str(&columns(&rows));
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The memory Linux says a new program can have without swapping
+/// (`MemAvailable`), if it says.
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib << 10)
 }
