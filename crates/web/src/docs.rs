@@ -30,21 +30,21 @@ const DOCS: &[Doc] = &[
         path: "README.md",
         title: "README",
         about: "What solved does, how to build it, every command, and the results.",
-        text: include_str!("../../../README.md"),
+        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")),
     },
     Doc {
         slug: "architecture",
         path: "ARCHITECTURE.md",
         title: "Architecture",
         about: "Where things live in the source: the crates, the engine, each game's folder.",
-        text: include_str!("../../../ARCHITECTURE.md"),
+        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ARCHITECTURE.md")),
     },
     Doc {
         slug: "benchmarks",
         path: "docs/benchmarks.md",
         title: "Benchmarks",
         about: "What was measured, on which machine, against which baseline.",
-        text: include_str!("../../../docs/benchmarks.md"),
+        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks.md")),
     },
 ];
 
