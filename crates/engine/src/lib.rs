@@ -52,6 +52,7 @@ mod bytes;
 pub mod chain;
 pub mod compact;
 pub mod game;
+mod huge_pages;
 mod index;
 pub mod layers;
 mod lookup;

@@ -33,6 +33,7 @@ use std::io;
 
 use rayon::prelude::*;
 
+use crate::huge_pages::ZeroedBytes;
 use crate::progress::{Interrupted, Progress};
 use crate::table::{Margin, Payload};
 use crate::tally::Tally;
@@ -51,7 +52,7 @@ pub struct Margins {
     region_bits: u32,
     /// Where each region is stored, by its top bits.
     slot_of: Vec<usize>,
-    bytes: Vec<u8>,
+    bytes: ZeroedBytes,
 }
 
 impl Margins {
@@ -129,6 +130,99 @@ impl Groups {
     }
 }
 
+/// The most groups one bit may belong to: a block finds its rewards in a
+/// table with an entry for every subset of a bit's groups.
+pub const MAX_GROUPS_PER_BIT: usize = 4;
+
+/// The most groups a game may have, so that every margin, and every sum of
+/// a margin and a move's points, fits in an `i8`.
+pub const MAX_GROUPS: usize = 100;
+
+/// The moves along one bit from the 32 states of a block, as lane vectors
+/// that give each lane's margin from its child's in a few operations and
+/// no branch: `(child ^ flip) - flip` is the child's margin negated where
+/// `flip` is −1 (the move passes the turn) and kept where it is 0 (the
+/// move scores), then `add` adds the points scored. A lane that already
+/// has the bit set has no such move: its `cap` of −128 brings whatever was
+/// computed for it below every real margin.
+#[derive(Clone, Debug)]
+struct LaneMoves {
+    flip: [i8; LANES],
+    add: [i8; LANES],
+    cap: [i8; LANES],
+}
+
+impl LaneMoves {
+    /// The lane's margin by this move, for a lane that has it.
+    #[inline(always)]
+    fn margin(&self, lane: usize, child: i8) -> i8 {
+        let flip = self.flip[lane];
+        ((child ^ flip).wrapping_sub(flip)).wrapping_add(self.add[lane])
+    }
+
+    /// The lane's margin by this move, or −128 if it has none.
+    #[inline(always)]
+    fn margin_if_any(&self, lane: usize, child: i8) -> i8 {
+        self.margin(lane, child).min(self.cap[lane])
+    }
+}
+
+/// The moves of setting each bit in the 32 states of a block, looked up
+/// rather than summed per block (summing them was a fifth of the sweep).
+struct BlockRewards {
+    /// For each bit, the members of each of its other groups above the
+    /// block; the unused entries can never be all set.
+    highs: Vec<[u64; MAX_GROUPS_PER_BIT]>,
+    /// For each bit and each subset of its groups whose members above the
+    /// block are all set, the moves in each lane.
+    by_subset: Vec<Vec<LaneMoves>>,
+}
+
+impl BlockRewards {
+    fn new(groups: &Groups) -> BlockRewards {
+        let low = LANES as u64 - 1;
+        let highs = groups
+            .others
+            .iter()
+            .map(|masks| std::array::from_fn(|g| masks.get(g).map_or(u64::MAX, |m| m & !low)))
+            .collect();
+        let by_subset = (0..groups.others.len())
+            .map(|bit| {
+                let masks = &groups.others[bit];
+                (0..1usize << masks.len())
+                    .map(|subset| {
+                        let reward = |lane: usize| {
+                            let complete = masks
+                                .iter()
+                                .enumerate()
+                                .filter(|&(g, &m)| subset >> g & 1 == 1 && lane as u64 & m & low == m & low);
+                            complete.count() as i8
+                        };
+                        let has_move = |lane: usize| bit >= LOW_BITS as usize || lane >> bit & 1 == 0;
+                        LaneMoves {
+                            flip: std::array::from_fn(|lane| if reward(lane) > 0 { 0 } else { -1 }),
+                            add: std::array::from_fn(reward),
+                            cap: std::array::from_fn(|lane| if has_move(lane) { i8::MAX } else { i8::MIN }),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        BlockRewards { highs, by_subset }
+    }
+
+    /// The moves along `bit` from the block starting at `state0`, and
+    /// whether any lane scores.
+    #[inline(always)]
+    fn of(&self, bit: u32, state0: u64) -> (&LaneMoves, bool) {
+        let subset = self.highs[bit as usize]
+            .iter()
+            .enumerate()
+            .fold(0, |subset, (g, &high)| subset | usize::from(state0 & high == high) << g);
+        (&self.by_subset[bit as usize][subset], subset != 0)
+    }
+}
+
 /// The margin of a move worth `reward` points (the groups it completes)
 /// into a child whose margin, for whoever moves there, is `child`: the
 /// mover moves again after scoring, and hands the turn over otherwise.
@@ -153,11 +247,18 @@ pub fn move_margin(reward: i8, child: i8) -> i8 {
 ///
 /// # Panics
 ///
-/// Panics if `bits` exceeds [`MAX_BITS`] or a group has a bit at or above
-/// `bits`; callers check board sizes first.
+/// Panics if `bits` exceeds [`MAX_BITS`], a group has a bit at or above
+/// `bits`, there are more than [`MAX_GROUPS`] groups or a bit is in more
+/// than [`MAX_GROUPS_PER_BIT`]; callers check board sizes first (a board
+/// of 30 lines has at most 15 boxes, and a line borders at most two).
 pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margins, Interrupted> {
     assert!(bits <= MAX_BITS, "at most {MAX_BITS} bits");
     assert!(groups.iter().all(|g| g >> bits == 0), "groups use only the game's bits");
+    assert!(groups.len() <= MAX_GROUPS, "at most {MAX_GROUPS} groups");
+    assert!(
+        (0..bits).all(|bit| groups.iter().filter(|&&g| g >> bit & 1 == 1).count() <= MAX_GROUPS_PER_BIT),
+        "at most {MAX_GROUPS_PER_BIT} groups per bit"
+    );
     let groups = Groups::new(bits, groups);
     progress.start("sweep", 1 << bits);
     if bits < LOW_BITS {
@@ -166,7 +267,7 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margi
             bytes[state as usize] = margin_by_children(bits, &groups, state, |child| bytes[child as usize] as i8) as u8;
         }
         progress.advance(1 << bits);
-        return Ok(Margins { bits, region_bits: 0, slot_of: vec![0], bytes });
+        return Ok(Margins { bits, region_bits: 0, slot_of: vec![0], bytes: ZeroedBytes::Heap(bytes) });
     }
     let region_bits = (bits - LOW_BITS).min(MAX_REGION_BITS);
     let region_size_bits = bits - region_bits;
@@ -178,7 +279,8 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margi
     for (slot, &top) in order.iter().enumerate() {
         slot_of[top as usize] = slot;
     }
-    let mut bytes = vec![0u8; 1 << bits];
+    let rewards = BlockRewards::new(&groups);
+    let mut bytes = ZeroedBytes::new(1 << bits);
     let mut done = 0;
     for layer in (0..=region_bits).rev() {
         let count = order.iter().filter(|top| top.count_ones() == layer).count();
@@ -189,7 +291,7 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margi
             if progress.should_stop() {
                 return Err(Interrupted);
             }
-            let sweep = RegionSweep { bits, region_size_bits, top, groups: &groups, finished, slot_of: &slot_of };
+            let sweep = RegionSweep { bits, region_size_bits, top, rewards: &rewards, finished, slot_of: &slot_of };
             sweep.run(region, progress);
             Ok(())
         })?;
@@ -213,7 +315,7 @@ struct RegionSweep<'a> {
     bits: u32,
     region_size_bits: u32,
     top: u64,
-    groups: &'a Groups,
+    rewards: &'a BlockRewards,
     /// The regions of earlier layers, stored by slot.
     finished: &'a [u8],
     slot_of: &'a [usize],
@@ -222,70 +324,59 @@ struct RegionSweep<'a> {
 impl RegionSweep<'_> {
     fn run(&self, region: &mut [u8], progress: &dyn Progress) {
         let base = self.top << self.region_size_bits;
-        // Per group of each bit, which lanes of a block have the group's low
-        // members set (the rest of the group is checked once per block).
-        let lane_masks: Vec<Vec<(u64, [i8; LANES])>> = self
-            .groups
-            .others
-            .iter()
-            .map(|masks| {
-                masks
-                    .iter()
-                    .map(|&m| {
-                        let low = m & (LANES as u64 - 1);
-                        (m & !(LANES as u64 - 1), std::array::from_fn(|lane| i8::from(lane as u64 & low == low)))
-                    })
-                    .collect()
-            })
-            .collect();
+        let rewards = self.rewards;
+        // Moves into other regions first, one bit at a time over the whole
+        // region: each is then one stream from memory that the prefetcher
+        // follows, where taking them block by block interleaved as many
+        // streams as there are such bits, and waited on each.
+        region.fill(i8::MIN as u8);
+        for bit in self.region_size_bits..self.bits {
+            if base >> bit & 1 == 1 {
+                continue;
+            }
+            let child_top = (base | 1 << bit) >> self.region_size_bits;
+            let children = &self.finished[self.slot_of[child_top as usize] << self.region_size_bits..][..region.len()];
+            for (block, (best, children)) in
+                region.chunks_exact_mut(LANES).zip(children.chunks_exact(LANES)).enumerate()
+            {
+                let (reward, scores) = rewards.of(bit, base | (block * LANES) as u64);
+                let best: &mut [u8; LANES] = best.try_into().expect("a block");
+                let mut margins = as_margins(best);
+                merge_block(&mut margins, reward, scores, children.try_into().expect("a block"));
+                store_margins(best, &margins);
+            }
+        }
+        let full = (1u64 << self.bits) - 1;
+        let in_region_above_block = ((1u64 << self.region_size_bits) - 1) & !(LANES as u64 - 1);
         let blocks = region.len() / LANES;
         for block in (0..blocks).rev() {
             let offset = block * LANES;
             let state0 = base | offset as u64;
             let (lower, upper) = region.split_at_mut(offset + LANES);
-            let mut best = [i8::MIN; LANES];
-            let mut low_rewards = [[0i8; LANES]; LOW_BITS as usize];
-            for bit in 0..self.bits {
-                if bit >= LOW_BITS && state0 >> bit & 1 == 1 {
-                    continue;
-                }
-                let mut reward = [0i8; LANES];
-                for (high, lanes) in &lane_masks[bit as usize] {
-                    if state0 & high == *high {
-                        for (r, l) in reward.iter_mut().zip(lanes) {
-                            *r += l;
-                        }
-                    }
-                }
-                if bit < LOW_BITS {
-                    low_rewards[bit as usize] = reward;
-                    continue;
-                }
-                let children: &[u8] = if bit < self.region_size_bits {
-                    &upper[(1 << bit) - LANES..][..LANES]
-                } else {
-                    let child_top = (state0 | 1 << bit) >> self.region_size_bits;
-                    let start = (self.slot_of[child_top as usize] << self.region_size_bits) | offset;
-                    &self.finished[start..start + LANES]
-                };
-                for lane in 0..LANES {
-                    best[lane] = best[lane].max(move_margin(reward[lane], children[lane] as i8));
-                }
+            let block_bytes: &mut [u8; LANES] = (&mut lower[offset..]).try_into().expect("a block");
+            let mut best = as_margins(block_bytes);
+            let low_moves: [&LaneMoves; LOW_BITS as usize] =
+                std::array::from_fn(|bit| rewards.of(bit as u32, state0).0);
+            // The bits set vary from block to block: a branch on each would
+            // be mispredicted, so only the unset ones are visited.
+            let mut unset = !state0 & in_region_above_block;
+            while unset != 0 {
+                let bit = unset.trailing_zeros();
+                unset &= unset - 1;
+                let (reward, scores) = rewards.of(bit, state0);
+                merge_block(
+                    &mut best,
+                    reward,
+                    scores,
+                    upper[(1 << bit) - LANES..][..LANES].try_into().expect("a block"),
+                );
             }
-            // The bits inside the block: each lane's children are higher
-            // lanes of the same block, so go from the top lane down.
-            let block_bytes = &mut lower[offset..];
-            for lane in (0..LANES).rev() {
-                let mut lane_best = best[lane];
-                for bit in 0..LOW_BITS as usize {
-                    if lane >> bit & 1 == 0 {
-                        let child = block_bytes[lane | 1 << bit] as i8;
-                        lane_best = lane_best.max(move_margin(low_rewards[bit][lane], child));
-                    }
-                }
-                // Only the full state has no move at all.
-                block_bytes[lane] = if lane_best == i8::MIN { 0 } else { lane_best as u8 };
+            // Only the full state has no move at all.
+            if state0 | (LANES as u64 - 1) == full {
+                best[LANES - 1] = 0;
             }
+            finish_block(&mut best, &low_moves);
+            store_margins(block_bytes, &best);
             if block % 4096 == 0 {
                 progress.advance(4096 * LANES as u64);
             }
@@ -293,9 +384,68 @@ impl RegionSweep<'_> {
     }
 }
 
+/// A block's stored bytes as margins (`array::map` is not inlined here).
+#[inline(always)]
+fn as_margins(bytes: &[u8; LANES]) -> [i8; LANES] {
+    let mut margins = [0; LANES];
+    for (margin, &byte) in margins.iter_mut().zip(bytes) {
+        *margin = byte as i8;
+    }
+    margins
+}
+
+#[inline(always)]
+fn store_margins(bytes: &mut [u8; LANES], margins: &[i8; LANES]) {
+    for (byte, &margin) in bytes.iter_mut().zip(margins) {
+        *byte = margin as u8;
+    }
+}
+
+/// Takes into `best` the moves of a block's 32 states along one bit, into
+/// `children`.
+#[inline(always)]
+fn merge_block(best: &mut [i8; LANES], moves: &LaneMoves, scores: bool, children: &[u8; LANES]) {
+    // Most moves complete no box: their margin is the child's, negated.
+    if scores {
+        for lane in 0..LANES {
+            best[lane] = best[lane].max(moves.margin(lane, children[lane] as i8));
+        }
+    } else {
+        for lane in 0..LANES {
+            best[lane] = best[lane].max((children[lane] as i8).wrapping_neg());
+        }
+    }
+}
+
+/// Gives the lanes of a block the moves inside it, given `best`, each
+/// lane's best over the moves that leave the block. A lane's children in
+/// the block are the lanes with more of the five low bits set, so a lane
+/// with `k` of them set is final once every lane with `k + 1` is: five
+/// rounds, each taking every lane's best from the previous round's lanes,
+/// make every lane final (the lane with all five set is final from the
+/// start). A round is the same few operations on all 32 lanes at once,
+/// with no branch and no chain from one lane to the next, which is faster
+/// than going lane by lane although it computes more.
+#[inline(always)]
+fn finish_block(best: &mut [i8; LANES], moves: &[&LaneMoves; LOW_BITS as usize]) {
+    let start = *best;
+    let mut round = start;
+    for _ in 0..LOW_BITS {
+        let mut next = start;
+        for (bit, moves) in moves.iter().enumerate() {
+            for lane in 0..LANES {
+                next[lane] = next[lane].max(moves.margin_if_any(lane, round[lane ^ 1 << bit]));
+            }
+        }
+        round = next;
+    }
+    *best = round;
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::ops::RangeInclusive;
 
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -318,15 +468,31 @@ mod tests {
         margin
     }
 
+    /// Up to `count` groups of `members` random bits each (fewer when
+    /// bits repeat), leaving out any that would put a bit in more than
+    /// [`MAX_GROUPS_PER_BIT`] groups.
+    fn random_groups(rng: &mut StdRng, bits: u32, count: usize, members: RangeInclusive<u32>) -> Vec<u64> {
+        let mut groups: Vec<u64> = Vec::new();
+        for _ in 0..count {
+            let group =
+                (0..rng.random_range(members.clone())).fold(0, |m, _| m | 1 << rng.random_range(0..bits.max(1)));
+            let crowded = (0..bits).any(|bit| {
+                group >> bit & 1 == 1 && groups.iter().filter(|&&g| g >> bit & 1 == 1).count() == MAX_GROUPS_PER_BIT
+            });
+            if group >> bits == 0 && !crowded {
+                groups.push(group);
+            }
+        }
+        groups
+    }
+
     #[test]
     fn the_sweep_agrees_with_a_plain_search() {
         let mut rng = StdRng::seed_from_u64(3);
         for bits in [0, 1, 3, 4, 5, 6, 9, 11, 14] {
             for _ in 0..4 {
-                let groups: Vec<u64> = (0..rng.random_range(0..=bits as usize))
-                    .map(|_| (0..rng.random_range(1..=4)).fold(0, |m, _| m | 1 << rng.random_range(0..bits.max(1))))
-                    .filter(|&m| m >> bits == 0)
-                    .collect();
+                let count = rng.random_range(0..=bits as usize);
+                let groups = random_groups(&mut rng, bits, count, 1..=4);
                 let margins = solve(bits, &groups, &Silent).unwrap();
                 let check = Groups::new(bits, &groups);
                 let mut memo = HashMap::new();
@@ -363,8 +529,7 @@ mod tests {
     fn margins_are_identical_at_any_thread_count() {
         let mut rng = StdRng::seed_from_u64(5);
         for bits in [13, 15, 18] {
-            let groups: Vec<u64> =
-                (0..bits).map(|_| (0..4).fold(0, |m, _| m | 1 << rng.random_range(0..bits))).collect();
+            let groups = random_groups(&mut rng, bits, bits as usize, 4..=4);
             let bytes = |threads: usize| {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let margins = pool.install(|| solve(bits, &groups, &Silent)).unwrap();
