@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use solved_engine::dispatch::{self, Level};
 use solved_engine::{Interrupted, TableStore};
 
 use crate::args::Invocation;
@@ -13,6 +14,9 @@ use crate::output::is_closed_pipe;
 /// The most worker threads: far more than any machine this runs on has
 /// cores, and few enough that their stacks fit in memory.
 const MAX_THREADS: usize = 256;
+
+/// The environment variable that caps the instruction set of the kernels.
+pub const KERNELS_VAR: &str = "SOLVED_KERNELS";
 
 /// Settings every command shares.
 #[derive(Debug)]
@@ -23,6 +27,7 @@ pub struct Config {
 
 impl Config {
     pub fn resolve(invocation: &Invocation) -> anyhow::Result<Config> {
+        limit_kernels()?;
         if let Some(threads) = invocation.threads {
             if !(1..=MAX_THREADS).contains(&threads) {
                 bail!("--threads must be at least 1 and at most {MAX_THREADS}, not {threads}");
@@ -34,6 +39,19 @@ impl Config {
         }
         Ok(Config { store: TableStore::new(data_dir(invocation.data_dir.clone())?) })
     }
+}
+
+/// Keeps the kernels at or below the instruction set `SOLVED_KERNELS`
+/// names, so that the portable ones can be timed on a machine that has
+/// wider ones.
+fn limit_kernels() -> anyhow::Result<()> {
+    let Some(name) = std::env::var_os(KERNELS_VAR).filter(|v| !v.is_empty()) else { return Ok(()) };
+    let level = name.to_str().and_then(Level::from_name).with_context(|| {
+        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        format!("{KERNELS_VAR} must be one of {}, not {:?}", names.join(", "), name)
+    })?;
+    dispatch::limit_to(level);
+    Ok(())
 }
 
 fn data_dir(flag: Option<PathBuf>) -> anyhow::Result<PathBuf> {

@@ -31,3 +31,16 @@ fn bench_machine_refuses_a_buffer_of_nothing() {
     // More than the machine has is refused before anything is allocated.
     solved.run(&["bench", "machine", "--size-mib", "1048576"]).fails_with("memory available");
 }
+
+#[test]
+fn the_kernels_can_be_kept_portable_and_an_unknown_set_is_refused() {
+    let solved = Solved::new();
+    let args = ["bench", "dots-and-boxes", "--rows", "2", "--cols", "2", "--thread-counts", "1", "--json"];
+    for kernels in ["portable", "x86-64-v3"] {
+        let run = solved.run_with_env(&args, "SOLVED_KERNELS", kernels);
+        assert_eq!(run.code, 0, "{kernels}: {}", run.stderr);
+    }
+    solved
+        .run_with_env(&args, "SOLVED_KERNELS", "avx9000")
+        .fails_with("SOLVED_KERNELS must be one of portable, x86-64-v3");
+}

@@ -55,13 +55,19 @@ impl Solved {
     }
 
     pub fn run_with_input(&self, args: &[&str], input: &str) -> Run {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("solved starts");
+        self.run_command(self.command(args), input)
+    }
+
+    /// Runs `solved` with the environment variable `name` set to `value`.
+    pub fn run_with_env(&self, args: &[&str], name: &str, value: &str) -> Run {
+        let mut command = self.command(args);
+        command.env(name, value);
+        self.run_command(command, "")
+    }
+
+    fn run_command(&self, mut command: Command, input: &str) -> Run {
+        let mut child =
+            command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("solved starts");
         child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
         let output = child.wait_with_output().unwrap();
         Run {

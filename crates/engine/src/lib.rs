@@ -51,6 +51,7 @@ mod audit;
 mod bytes;
 pub mod chain;
 pub mod compact;
+pub use solved_dispatch as dispatch;
 pub mod game;
 mod huge_pages;
 mod index;

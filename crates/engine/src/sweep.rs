@@ -32,6 +32,7 @@
 use std::io;
 
 use rayon::prelude::*;
+use solved_dispatch::{Kernel, Level};
 
 use crate::huge_pages::ZeroedBytes;
 use crate::progress::{Interrupted, Progress};
@@ -43,6 +44,7 @@ pub const MAX_BITS: u32 = 30;
 
 const LOW_BITS: u32 = 5;
 const LANES: usize = 1 << LOW_BITS;
+const _: () = assert!(LOW_BITS == 5, "a block's low moves are written out for five bits");
 const MAX_REGION_BITS: u32 = 8;
 
 /// The margin of every state, one `i8` each.
@@ -252,6 +254,20 @@ pub fn move_margin(reward: i8, child: i8) -> i8 {
 /// than [`MAX_GROUPS_PER_BIT`]; callers check board sizes first (a board
 /// of 30 lines has at most 15 boxes, and a line borders at most two).
 pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margins, Interrupted> {
+    solve_with(solved_dispatch::widest(), bits, groups, progress)
+}
+
+/// [`solve`] with its kernels compiled for `level`: the same margins at
+/// every level.
+///
+/// # Errors
+///
+/// As for [`solve`].
+///
+/// # Panics
+///
+/// As for [`solve`], and if the processor does not support `level`.
+pub fn solve_with(level: Level, bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margins, Interrupted> {
     assert!(bits <= MAX_BITS, "at most {MAX_BITS} bits");
     assert!(groups.iter().all(|g| g >> bits == 0), "groups use only the game's bits");
     assert!(groups.len() <= MAX_GROUPS, "at most {MAX_GROUPS} groups");
@@ -292,7 +308,7 @@ pub fn solve(bits: u32, groups: &[u64], progress: &dyn Progress) -> Result<Margi
                 return Err(Interrupted);
             }
             let sweep = RegionSweep { bits, region_size_bits, top, rewards: &rewards, finished, slot_of: &slot_of };
-            sweep.run(region, progress);
+            solved_dispatch::run(level, RegionKernel { sweep, region, progress });
             Ok(())
         })?;
         done += count;
@@ -310,6 +326,22 @@ fn margin_by_children(bits: u32, groups: &Groups, state: u64, child: impl Fn(u64
     best.unwrap_or(0)
 }
 
+/// One region's sweep as a kernel to dispatch.
+struct RegionKernel<'a, 'b> {
+    sweep: RegionSweep<'a>,
+    region: &'b mut [u8],
+    progress: &'b dyn Progress,
+}
+
+impl Kernel for RegionKernel<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        self.sweep.run(self.region, self.progress);
+    }
+}
+
 /// One region's sweep: its states all share the top bits `top`.
 struct RegionSweep<'a> {
     bits: u32,
@@ -322,6 +354,9 @@ struct RegionSweep<'a> {
 }
 
 impl RegionSweep<'_> {
+    /// Inlined into [`RegionKernel`], so that it is compiled for the level
+    /// it is dispatched to.
+    #[inline(always)]
     fn run(&self, region: &mut [u8], progress: &dyn Progress) {
         let base = self.top << self.region_size_bits;
         let rewards = self.rewards;
@@ -355,8 +390,9 @@ impl RegionSweep<'_> {
             let (lower, upper) = region.split_at_mut(offset + LANES);
             let block_bytes: &mut [u8; LANES] = (&mut lower[offset..]).try_into().expect("a block");
             let mut best = as_margins(block_bytes);
-            let low_moves: [&LaneMoves; LOW_BITS as usize] =
-                std::array::from_fn(|bit| rewards.of(bit as u32, state0).0);
+            // Written out: `array::from_fn` is not inlined here.
+            let low_move = |bit| rewards.of(bit, state0).0;
+            let low_moves = [low_move(0), low_move(1), low_move(2), low_move(3), low_move(4)];
             // The bits set vary from block to block: a branch on each would
             // be mispredicted, so only the unset ones are visited.
             let mut unset = !state0 & in_region_above_block;
@@ -523,6 +559,22 @@ mod tests {
         let mut tally = Tally::default();
         bytes.iter().for_each(|&b| tally.add_margin(b as i8));
         assert_eq!(margins.tally(), tally);
+    }
+
+    #[test]
+    fn every_instruction_set_gives_the_same_margins() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for bits in [6, 12, 17] {
+            let groups = random_groups(&mut rng, bits, bits as usize, 2..=4);
+            let margins = |level| {
+                let margins = solve_with(level, bits, &groups, &Silent).unwrap();
+                (0..margins.len()).map(|s| margins.get(s)).collect::<Vec<i8>>()
+            };
+            let portable = margins(Level::Portable);
+            for level in Level::supported() {
+                assert_eq!(margins(level), portable, "bits {bits}, {level:?}");
+            }
+        }
     }
 
     #[test]

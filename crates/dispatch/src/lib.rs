@@ -1,0 +1,171 @@
+//! Runs a kernel compiled for the widest instruction set the processor
+//! has, chosen at run time.
+//!
+//! The project is built for x86-64-v2 (SSE4.2, POPCNT), which every
+//! machine it is meant for has; the machines it runs on mostly have AVX2
+//! and BMI2 as well. [`run`] takes a [`Kernel`] and runs it inside a
+//! function compiled with those extensions, so that the kernel's code,
+//! inlined there, uses 32-byte vectors, where the processor has them. The
+//! portable path is the same kernel run directly: the two compute the same
+//! thing, which the solvers' tests check by running both.
+//!
+//! This crate holds the project's only `unsafe` code: the call into the
+//! wider function, made only once the processor has been seen to support
+//! it.
+//!
+//! For the kernel to be compiled wider, its body must be inlined into the
+//! wider function: [`Kernel::run`] is to be marked `#[inline(always)]`, and
+//! so is everything hot that it calls. (A closure would not do: the
+//! compiler keeps a large one out of line, compiled for the build's target.)
+
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// An instruction set a kernel can be compiled for.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+pub enum Level {
+    /// The build's own target (x86-64-v2 here): every machine has it.
+    Portable,
+    /// AVX2, BMI1, BMI2, LZCNT and FMA (x86-64-v3).
+    X86_64V3,
+}
+
+impl Level {
+    /// Every level, narrowest first.
+    pub const ALL: [Level; 2] = [Level::Portable, Level::X86_64V3];
+
+    /// The widest level this processor supports.
+    pub fn detect() -> Level {
+        Level::ALL.into_iter().rev().find(|level| level.is_supported()).unwrap_or(Level::Portable)
+    }
+
+    /// Whether this processor can run code compiled for the level.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Level::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::X86_64V3 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("lzcnt")
+                    && std::arch::is_x86_feature_detected!("fma")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Level::X86_64V3 => false,
+        }
+    }
+
+    /// The levels this processor supports, narrowest first.
+    pub fn supported() -> Vec<Level> {
+        Level::ALL.into_iter().filter(|level| level.is_supported()).collect()
+    }
+
+    /// Its name, as [`Level::from_name`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Portable => "portable",
+            Level::X86_64V3 => "x86-64-v3",
+        }
+    }
+
+    /// The level named `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|level| level.name() == name)
+    }
+}
+
+/// The widest level [`widest`] gives, as set by [`limit_to`]: none yet.
+static LIMIT: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// Keeps every later [`widest`] at or below `level` in this process, as a
+/// user asks for to compare the portable kernels with the wide ones.
+pub fn limit_to(level: Level) {
+    LIMIT.store(level as u8, Relaxed);
+}
+
+/// The widest level this processor supports, at most the one given to
+/// [`limit_to`].
+pub fn widest() -> Level {
+    let limit = LIMIT.load(Relaxed);
+    Level::supported().into_iter().rev().find(|&level| level as u8 <= limit).unwrap_or(Level::Portable)
+}
+
+/// Work to be compiled for several instruction sets.
+pub trait Kernel {
+    /// What it gives.
+    type Output;
+
+    /// Does the work. Implementations mark it `#[inline(always)]` (see the
+    /// [crate docs](crate)).
+    fn run(self) -> Self::Output;
+}
+
+/// Runs `kernel` compiled for `level`.
+///
+/// # Panics
+///
+/// Panics if the processor does not support `level`: running its
+/// instructions would be undefined behaviour.
+#[inline]
+pub fn run<K: Kernel>(level: Level, kernel: K) -> K::Output {
+    assert!(level.is_supported(), "this processor does not support {}", level.name());
+    match level {
+        Level::Portable => kernel.run(),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the processor supports every extension `x86_64_v3` is
+        // compiled with, as `is_supported` has just checked.
+        Level::X86_64V3 => unsafe { x86_64_v3(kernel) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Level::X86_64V3 => unreachable!("not supported here"),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,lzcnt,fma")]
+fn x86_64_v3<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct SumOfSquares(u32);
+
+    impl Kernel for SumOfSquares {
+        type Output = u32;
+
+        #[inline(always)]
+        fn run(self) -> u32 {
+            (1..=self.0).map(|x| x * x).sum()
+        }
+    }
+
+    #[test]
+    fn every_supported_level_runs_a_kernel_and_gets_its_result() {
+        assert!(Level::supported().contains(&Level::Portable));
+        for level in Level::supported() {
+            assert_eq!(run(level, SumOfSquares(10)), 385, "{level:?}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for level in Level::ALL {
+            assert_eq!(Level::from_name(level.name()), Some(level));
+        }
+        assert_eq!(Level::from_name("avx9000"), None);
+    }
+
+    #[test]
+    fn the_limit_caps_the_widest_level() {
+        assert!(widest() >= Level::Portable);
+        limit_to(Level::Portable);
+        assert_eq!(widest(), Level::Portable);
+        limit_to(Level::X86_64V3);
+        assert_eq!(widest(), Level::detect());
+    }
+}
