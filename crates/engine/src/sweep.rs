@@ -18,7 +18,7 @@
 //! bits). For a bit above the block, the 32 children lie in one contiguous
 //! block, so the work is a vector load, a select and a maximum over 32 lanes,
 //! which the compiler vectorises. The five bits inside the block are finished
-//! by a short scalar pass from the highest lane down.
+//! by five rounds over all 32 lanes (see `finish_block`).
 //!
 //! The top bits (up to eight) split the states into *regions*. A child is in
 //! the same region or in one whose top bits are a superset, so regions are
@@ -28,6 +28,12 @@
 //! all it writes is the next stretch, split between threads, so the borrow
 //! checker can see that no two threads write the same byte. Files are
 //! written in plain state order.
+//!
+//! Within a region, the moves into other regions are taken first, one bit
+//! at a time over the whole region (one stream from memory each), then the
+//! blocks from the highest down with the moves that stay in the region.
+//! The region's kernel is compiled for the widest instruction set the
+//! processor has (`solved_dispatch`).
 
 use std::io;
 

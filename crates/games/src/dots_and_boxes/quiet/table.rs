@@ -38,8 +38,9 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(300);
 const SECONDS_PER_REPRESENTATIVE: f64 = 0.7e-6;
 
 /// The same once they are far larger than the caches and most lookups
-/// miss: 3×5 American (1.6 billion) took 72 minutes on two shared cores.
-const SECONDS_PER_REPRESENTATIVE_MISSING_CACHES: f64 = 2.5e-6;
+/// miss: 3×5 American (1.6 billion) took 2,478 s on two idle cores, 4×4
+/// American (2.5 billion) about 98 minutes on two shared ones.
+const SECONDS_PER_REPRESENTATIVE_MISSING_CACHES: f64 = 1.6e-6;
 
 /// Beyond this many representatives, their outcomes are far larger than
 /// the caches.
