@@ -176,7 +176,8 @@ impl LaneMoves {
 }
 
 /// The moves of setting each bit in the 32 states of a block, looked up
-/// rather than summed per block (summing them was a fifth of the sweep).
+/// rather than summed per block (the sum, spilled byte by byte, was a
+/// tenth of the sweep).
 struct BlockRewards {
     /// For each bit, the members of each of its other groups above the
     /// block; the unused entries can never be all set.
