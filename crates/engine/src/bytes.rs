@@ -1,32 +1,75 @@
-//! The solvers' store: one byte per position, in words that threads update
-//! with compare-and-swap, and scans over them a word at a time.
+//! The solvers' store: one cell per position (a byte, or two bytes where
+//! a distance outgrows a byte), in words that threads update with
+//! compare-and-swap, and scans over them a word at a time.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// What one position's cell is: `u8`, or `u16` for the solves whose
+/// distances do not fit a byte. Scans work on every lane of a word at once
+/// (SWAR), so a cell knows its width and the masks of its lanes.
+pub(crate) trait Cell: Copy + Eq + Ord + Into<u64> + Send + Sync + std::fmt::Debug + 'static {
+    /// Bits in a cell.
+    const BITS: u32;
+    /// The largest cell.
+    const MAX: Self;
+    /// Cells in a word.
+    const LANES: u64 = 64 / Self::BITS as u64;
+    /// The lowest bit of every lane.
+    const LOW_BITS: u64;
+    /// The highest bit of every lane.
+    const HIGH_BITS: u64 = Self::LOW_BITS << (Self::BITS - 1);
 
-/// The byte of position `idx` within its word.
+    /// The cell holding the low bits of `value`.
+    fn truncate(value: u64) -> Self;
+}
+
+impl Cell for u8 {
+    const BITS: u32 = 8;
+    const MAX: u8 = u8::MAX;
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
+    #[inline]
+    fn truncate(value: u64) -> u8 {
+        value as u8
+    }
+}
+
+impl Cell for u16 {
+    const BITS: u32 = 16;
+    const MAX: u16 = u16::MAX;
+    const LOW_BITS: u64 = 0x0001_0001_0001_0001;
+
+    #[inline]
+    fn truncate(value: u64) -> u16 {
+        value as u16
+    }
+}
+
+/// The cell of position `idx` within its word.
 #[inline]
-pub(crate) fn byte_of(word: u64, idx: u64) -> u8 {
-    (word >> (8 * (idx % 8))) as u8
+pub(crate) fn cell_of<C: Cell>(word: u64, idx: u64) -> C {
+    C::truncate(word >> (u64::from(C::BITS) * (idx % C::LANES)))
+}
+
+/// One cell per position, a word holding [`Cell::LANES`] of them.
+pub(crate) struct Cells<C> {
+    words: Vec<AtomicU64>,
+    cell: std::marker::PhantomData<C>,
 }
 
 /// One byte per position, eight to a word.
-pub(crate) struct Bytes {
-    words: Vec<AtomicU64>,
-}
+pub(crate) type Bytes = Cells<u8>;
 
-impl Bytes {
-    /// `len` zero bytes.
-    pub(crate) fn zeroed(len: u64) -> Bytes {
-        Bytes { words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect() }
+impl<C: Cell> Cells<C> {
+    /// `len` zero cells.
+    pub(crate) fn zeroed(len: u64) -> Cells<C> {
+        Cells::from_words((0..len.div_ceil(C::LANES)).map(|_| AtomicU64::new(0)).collect())
     }
 
-    /// The bytes held by `words`, as a checkpoint gives them back.
-    pub(crate) fn from_words(words: Vec<AtomicU64>) -> Bytes {
-        Bytes { words }
+    /// The cells held by `words`, as a checkpoint gives them back.
+    pub(crate) fn from_words(words: Vec<AtomicU64>) -> Cells<C> {
+        Cells { words, cell: std::marker::PhantomData }
     }
 
     /// The words, as a checkpoint saves them.
@@ -40,8 +83,8 @@ impl Bytes {
     }
 
     #[inline]
-    pub(crate) fn load(&self, idx: u64) -> u8 {
-        byte_of(self.words[(idx / 8) as usize].load(Relaxed), idx)
+    pub(crate) fn load(&self, idx: u64) -> C {
+        cell_of(self.words[(idx / C::LANES) as usize].load(Relaxed), idx)
     }
 
     /// Loads the words holding `indices`, so that their cache lines are on
@@ -50,36 +93,36 @@ impl Bytes {
     pub(crate) fn touch(&self, indices: impl Iterator<Item = u64>) {
         let mut any = 0;
         for idx in indices {
-            any |= self.words[(idx / 8) as usize].load(Relaxed);
+            any |= self.words[(idx / C::LANES) as usize].load(Relaxed);
         }
         std::hint::black_box(any);
     }
 
-    /// ORs `codes` into the bytes from `start` on, which must be zero.
-    pub(crate) fn or_bytes(&self, start: u64, codes: &[u8]) {
-        let mut word_idx = start / 8;
+    /// ORs `codes` into the cells from `start` on, which must be zero.
+    pub(crate) fn or_cells(&self, start: u64, codes: &[C]) {
+        let mut word_idx = start / C::LANES;
         let mut word = 0;
         for (idx, &code) in (start..).zip(codes) {
-            if idx / 8 != word_idx {
+            if idx / C::LANES != word_idx {
                 self.words[word_idx as usize].fetch_or(word, Relaxed);
-                (word_idx, word) = (idx / 8, 0);
+                (word_idx, word) = (idx / C::LANES, 0);
             }
-            word |= u64::from(code) << (8 * (idx % 8));
+            word |= code.into() << (u64::from(C::BITS) * (idx % C::LANES));
         }
         self.words[word_idx as usize].fetch_or(word, Relaxed);
     }
 
-    /// Replaces the byte by `f(byte)` until `f` returns `None` or the swap
-    /// succeeds. Returns the byte that was replaced.
+    /// Replaces the cell by `f(cell)` until `f` returns `None` or the swap
+    /// succeeds. Returns the cell that was replaced.
     #[inline]
-    pub(crate) fn update(&self, idx: u64, mut f: impl FnMut(u8) -> Option<u8>) -> Option<u8> {
-        let word = &self.words[(idx / 8) as usize];
-        let shift = 8 * (idx % 8);
+    pub(crate) fn update(&self, idx: u64, mut f: impl FnMut(C) -> Option<C>) -> Option<C> {
+        let word = &self.words[(idx / C::LANES) as usize];
+        let shift = u64::from(C::BITS) * (idx % C::LANES);
         let mut current = word.load(Relaxed);
         loop {
-            let old = (current >> shift) as u8;
+            let old = C::truncate(current >> shift);
             let new = f(old)?;
-            let replaced = (current & !(0xff << shift)) | (u64::from(new) << shift);
+            let replaced = (current & !(C::MAX.into() << shift)) | (new.into() << shift);
             match word.compare_exchange_weak(current, replaced, Relaxed, Relaxed) {
                 Ok(_) => return Some(old),
                 Err(actual) => current = actual,
@@ -87,100 +130,109 @@ impl Bytes {
         }
     }
 
-    /// Calls `f(idx, byte)` for each byte in `range` equal to one of `targets`.
-    pub(crate) fn for_each_equal(&self, range: Range<u64>, targets: [u8; 2], mut f: impl FnMut(u64, u8)) {
-        let splats = targets.map(|t| u64::from(t) * LOW_BITS);
+    /// Calls `f(idx, cell)` for each cell in `range` equal to one of `targets`.
+    pub(crate) fn for_each_equal(&self, range: Range<u64>, targets: [C; 2], mut f: impl FnMut(u64, C)) {
+        let splats = targets.map(|t| t.into() * C::LOW_BITS);
         self.for_each_word(range, |first_idx, word, in_range| {
-            let mut hits = (zero_bytes(word ^ splats[0]) | zero_bytes(word ^ splats[1])) & in_range;
+            let mut hits = (zero_lanes::<C>(word ^ splats[0]) | zero_lanes::<C>(word ^ splats[1])) & in_range;
             while hits != 0 {
-                let byte = hits.trailing_zeros() / 8;
-                f(first_idx + u64::from(byte), (word >> (8 * byte)) as u8);
+                let lane = hits.trailing_zeros() / C::BITS;
+                f(first_idx + u64::from(lane), C::truncate(word >> (C::BITS * lane)));
                 hits &= hits - 1;
             }
         });
     }
 
-    /// Sets to zero every byte of the words covering `range` that is at
-    /// least `floor` (≥ 128), and returns how many there were. The caller
-    /// makes sure nothing else writes those words meanwhile and that no
-    /// byte outside `range` in them is that large.
-    pub(crate) fn clear_at_least(&self, range: Range<u64>, floor: u8) -> u64 {
+    /// Sets to zero every cell of the words covering `range` that is at
+    /// least `floor` (whose high bit is set), and returns how many there
+    /// were. The caller makes sure nothing else writes those words
+    /// meanwhile and that no cell outside `range` in them is that large.
+    pub(crate) fn clear_at_least(&self, range: Range<u64>, floor: C) -> u64 {
         let mut cleared = 0;
-        for word_idx in range.start / 8..range.end.div_ceil(8) {
+        for word_idx in range.start / C::LANES..range.end.div_ceil(C::LANES) {
             let word = &self.words[word_idx as usize];
             let value = word.load(Relaxed);
-            let flagged = bytes_at_least(value, floor);
+            let flagged = lanes_at_least::<C>(value, floor);
             if flagged != 0 {
-                // Spread each flagged byte's high bit over the whole byte.
-                word.store(value & !((flagged >> 7) * 0xff), Relaxed);
+                // Spread each flagged lane's high bit over the whole lane.
+                word.store(value & !((flagged >> (C::BITS - 1)) * C::MAX.into()), Relaxed);
                 cleared += u64::from(flagged.count_ones());
             }
         }
         cleared
     }
 
-    /// Calls `f(index of the word's first byte, word, high bits of the bytes in range)`.
+    /// Calls `f(index of the word's first cell, word, high bits of the cells in range)`.
     #[inline]
     fn for_each_word(&self, range: Range<u64>, mut f: impl FnMut(u64, u64, u64)) {
         if range.is_empty() {
             return;
         }
-        for word_idx in range.start / 8..range.end.div_ceil(8) {
-            let first_idx = word_idx * 8;
-            let mut in_range = HIGH_BITS;
+        let bits = u64::from(C::BITS);
+        for word_idx in range.start / C::LANES..range.end.div_ceil(C::LANES) {
+            let first_idx = word_idx * C::LANES;
+            let mut in_range = C::HIGH_BITS;
             if first_idx < range.start {
-                in_range &= HIGH_BITS << (8 * (range.start - first_idx));
+                in_range &= C::HIGH_BITS << (bits * (range.start - first_idx));
             }
-            if first_idx + 8 > range.end {
-                in_range &= HIGH_BITS >> (8 * (first_idx + 8 - range.end));
+            if first_idx + C::LANES > range.end {
+                in_range &= C::HIGH_BITS >> (bits * (first_idx + C::LANES - range.end));
             }
             f(first_idx, self.words[word_idx as usize].load(Relaxed), in_range);
         }
     }
 }
 
-/// The high bit of each byte of `word` that is zero, and no other bit.
+/// The high bit of each lane of `word` that is zero, and no other bit.
 #[inline]
-fn zero_bytes(word: u64) -> u64 {
-    !(((word & !HIGH_BITS) + !HIGH_BITS) | word | !HIGH_BITS)
+fn zero_lanes<C: Cell>(word: u64) -> u64 {
+    !(((word & !C::HIGH_BITS) + !C::HIGH_BITS) | word | !C::HIGH_BITS)
 }
 
-/// The high bit of each byte of `word` that is at least `floor` (≥ 128).
+/// The high bit of each lane of `word` that is at least `floor`, whose
+/// own high bit is set.
 #[inline]
-fn bytes_at_least(word: u64, floor: u8) -> u64 {
-    debug_assert!(floor >= 128);
-    let below = u64::from(floor - 128) * LOW_BITS;
-    // Bytes with the high bit set, then compare the low seven bits.
-    let low = word & !HIGH_BITS;
-    ((low | HIGH_BITS) - below) & word & HIGH_BITS
+fn lanes_at_least<C: Cell>(word: u64, floor: C) -> u64 {
+    let half = 1u64 << (C::BITS - 1);
+    debug_assert!(floor.into() >= half);
+    let below = (floor.into() - half) * C::LOW_BITS;
+    // Lanes with the high bit set, then compare the low bits.
+    let low = word & !C::HIGH_BITS;
+    ((low | C::HIGH_BITS) - below) & word & C::HIGH_BITS
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn byte_scans_find_exactly_the_matching_bytes() {
-        let values: Vec<u8> = (0..200u32).map(|i| (i * 37 % 256) as u8).collect();
-        let bytes = Bytes::zeroed(values.len() as u64);
+    /// Cells holding `values`, set one at a time.
+    fn cells<C: Cell>(values: &[C]) -> Cells<C> {
+        let cells = Cells::zeroed(values.len() as u64);
         for (idx, &v) in values.iter().enumerate() {
-            bytes.update(idx as u64, |_| Some(v));
+            cells.update(idx as u64, |_| Some(v));
         }
-        for range in [0..200, 3..197, 8..16, 5..6, 10..10] {
+        cells
+    }
+
+    fn scans_find_exactly_the_matching_cells<C: Cell>(values: &[C], targets: [C; 2], floors: &[C]) {
+        let cells = cells(values);
+        let len = values.len() as u64;
+        for range in [0..len, 3..len - 3, 8..16, 5..6, 10..10] {
             let mut found = Vec::new();
-            bytes.for_each_equal(range.clone(), [74, 255], |idx, code| found.push((idx, code)));
+            cells.for_each_equal(range.clone(), targets, |idx, code| found.push((idx, code)));
             let expected: Vec<_> = range
                 .clone()
-                .filter(|&i| [74, 255].contains(&values[i as usize]))
+                .filter(|&i| targets.contains(&values[i as usize]))
                 .map(|i| (i, values[i as usize]))
                 .collect();
             assert_eq!(found, expected);
-            for floor in [128, 200, 243, 255] {
-                for word_idx in range.start / 8..range.end / 8 {
-                    let word = bytes.words[word_idx as usize].load(Relaxed);
-                    for byte in 0..8 {
-                        let flagged = bytes_at_least(word, floor) >> (8 * byte + 7) & 1 == 1;
-                        assert_eq!(flagged, values[(word_idx * 8 + byte) as usize] >= floor, "floor {floor}");
+            for &floor in floors {
+                for word_idx in range.start / C::LANES..range.end / C::LANES {
+                    let word = cells.words[word_idx as usize].load(Relaxed);
+                    for lane in 0..C::LANES {
+                        let flagged = lanes_at_least(word, floor) >> (u64::from(C::BITS) * (lane + 1) - 1) & 1 == 1;
+                        let value = values[(word_idx * C::LANES + lane) as usize];
+                        assert_eq!(flagged, value >= floor, "floor {floor:?}");
                     }
                 }
             }
@@ -188,16 +240,35 @@ mod tests {
     }
 
     #[test]
+    fn byte_scans_find_exactly_the_matching_bytes() {
+        let values: Vec<u8> = (0..200u32).map(|i| (i * 37 % 256) as u8).collect();
+        scans_find_exactly_the_matching_cells(&values, [74, 255], &[128, 200, 243, 255]);
+    }
+
+    #[test]
+    fn wide_scans_find_exactly_the_matching_cells() {
+        let values: Vec<u16> = (0..200u32).map(|i| (i * 40_503 % 65_536) as u16).collect();
+        scans_find_exactly_the_matching_cells(&values, [values[17], u16::MAX], &[32_768, 40_000, 65_530, 65_535]);
+    }
+
+    fn clearing_large_cells_leaves_the_others<C: Cell>(values: &[C], floor: C) {
+        let cells = cells(values);
+        let cleared = cells.clear_at_least(0..values.len() as u64, floor);
+        assert_eq!(cleared, values.iter().filter(|&&v| v >= floor).count() as u64);
+        for (idx, &v) in values.iter().enumerate() {
+            assert_eq!(cells.load(idx as u64), if v >= floor { C::truncate(0) } else { v });
+        }
+    }
+
+    #[test]
     fn clearing_large_bytes_leaves_the_others() {
         let values: Vec<u8> = (0..64u32).map(|i| (i * 53 % 256) as u8).collect();
-        let bytes = Bytes::zeroed(values.len() as u64);
-        for (idx, &v) in values.iter().enumerate() {
-            bytes.update(idx as u64, |_| Some(v));
-        }
-        let cleared = bytes.clear_at_least(0..64, 240);
-        assert_eq!(cleared, values.iter().filter(|&&v| v >= 240).count() as u64);
-        for (idx, &v) in values.iter().enumerate() {
-            assert_eq!(bytes.load(idx as u64), if v >= 240 { 0 } else { v });
-        }
+        clearing_large_cells_leaves_the_others(&values, 240);
+    }
+
+    #[test]
+    fn clearing_large_wide_cells_leaves_the_others() {
+        let values: Vec<u16> = (0..64u32).map(|i| (i * 40_503 % 65_536) as u16).chain([65_535, 65_530, 3]).collect();
+        clearing_large_cells_leaves_the_others(&values, 65_520);
     }
 }

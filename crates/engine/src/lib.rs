@@ -77,7 +77,7 @@ pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
 pub use crate::lookup::Values;
 pub use crate::members::{Members, MembersBuilder};
 pub use crate::naive::solve_naive;
-pub use crate::packed::PackedValue;
+pub use crate::packed::{PackedValue, WideValue};
 pub use crate::permute::BitPermutation;
 pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::reachable::{PositionSet, reachable};

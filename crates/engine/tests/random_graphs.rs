@@ -127,14 +127,14 @@ impl TieredRetrograde for Graph {
     }
 }
 
-/// The solution's bytes with `threads` threads, each task taking `chunk`
+/// The solution's values with `threads` threads, each task taking `chunk`
 /// positions: small chunks put several tasks on every tier, racing for the
 /// same words.
-fn solve_with_threads(graph: &Graph, threads: usize, chunk: u64) -> Vec<u8> {
+fn solve_with_threads(graph: &Graph, threads: usize, chunk: u64) -> Vec<Value> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     let solver = retrograde::Solver::new().with_chunk_size(chunk);
     let solution = pool.install(|| solver.solve(graph, &Silent)).unwrap();
-    (0..solution.len()).map(|i| solution.get(i).to_byte()).collect()
+    (0..solution.len()).map(|i| solution.value(i)).collect()
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn retrograde_agrees_with_naive_on_random_graphs() {
         let naive = solve_naive(&graph);
         let solution = retrograde::solve(&graph, &Silent).unwrap();
         for (idx, expected) in naive.iter().enumerate() {
-            let got = solution.get(idx as u64).unpack();
+            let got = solution.value(idx as u64);
             assert_eq!(got, *expected, "case {case}, position {idx}: {graph:?}");
         }
         let report = audit(&graph, &solution, |&pos| pos, &Silent).unwrap();
@@ -173,8 +173,8 @@ fn audit_catches_a_wrong_value() {
     let mut rng = StdRng::seed_from_u64(11);
     let graph = Graph::random(&mut rng);
     let solution = retrograde::solve(&graph, &Silent).unwrap();
-    let victim = (0..solution.len()).find(|&i| solution.get(i).unpack() != Value::Draw).unwrap();
-    let mut values: Vec<Value> = (0..solution.len()).map(|idx| solution.get(idx).unpack()).collect();
+    let victim = (0..solution.len()).find(|&i| solution.value(i) != Value::Draw).unwrap();
+    let mut values: Vec<Value> = (0..solution.len()).map(|idx| solution.value(idx)).collect();
     values[victim as usize] = -values[victim as usize];
     let report = audit(&graph, values.as_slice(), |&pos| pos, &Silent).unwrap();
     assert!(report.disagreements >= 1);
@@ -235,8 +235,8 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
         }
         let resumed = solver.solve(&graph, &Silent).unwrap();
         let direct = retrograde::solve(&graph, &Silent).unwrap();
-        let bytes = |s: &retrograde::Solution| (0..s.len()).map(|i| s.get(i).to_byte()).collect::<Vec<u8>>();
-        assert_eq!(bytes(&resumed), bytes(&direct), "case {case}");
+        let values = |s: &retrograde::Solution| (0..s.len()).map(|i| s.value(i)).collect::<Vec<Value>>();
+        assert_eq!(values(&resumed), values(&direct), "case {case}");
         // A checkpoint of another game is refused, not used.
         let mut other = key.clone();
         other.variant = "other".into();

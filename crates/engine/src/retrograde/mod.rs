@@ -26,6 +26,13 @@
 //! halves memory and, more importantly, makes every parent update touch one
 //! cache line instead of two.
 //!
+//! A byte shared that way holds distances up to about 120 plies. A unit
+//! (see [`units`](crate::units)) that goes further is solved again with two
+//! bytes per position, the same codes widened ([`WideValue`]), and kept
+//! that wide only if some value does not fit the one-byte
+//! [`PackedValue`]: the cost of a long game falls on the units that hold
+//! its long positions, not on the others.
+//!
 //! # Parallelism and determinism
 //!
 //! Seeding and each distance layer run in parallel over chunks of the tier.
@@ -47,10 +54,10 @@ use rayon::prelude::*;
 
 use self::pending::Pending;
 use self::state::SolverState;
-use crate::bytes::{Bytes, byte_of};
+use crate::bytes::{Bytes, Cell, Cells, cell_of};
 use crate::game::{Expansion, TieredRetrograde};
 use crate::lookup::Values;
-use crate::packed::PackedValue;
+use crate::packed::{PackedValue, WideValue};
 use crate::progress::{Interrupted, Progress};
 use crate::table::{Checkpoint, Packed, Payload, TableError};
 use crate::tally::Tally;
@@ -71,9 +78,9 @@ pub enum SolveError {
         /// The checkpoint file.
         path: std::path::PathBuf,
     },
-    /// A distance too long for the one-byte working encoding.
+    /// A distance too long for the working encoding.
     #[error(
-        "a distance of {plies} plies does not fit in one byte per position (at most {limit} with {counters} counter codes)"
+        "a distance of {plies} plies does not fit the solver's cells (at most {limit} with {counters} counter codes)"
     )]
     DistanceOverflow {
         /// The distance that did not fit.
@@ -85,11 +92,13 @@ pub enum SolveError {
     },
 }
 
-/// The solved values of every position, one byte each.
+/// The solved values of every position: one [`PackedValue`] byte each, or
+/// two bytes each ([`WideValue`]) where some distance does not fit a byte.
 #[derive(Debug)]
 pub struct Solution {
     words: Vec<u64>,
     len: u64,
+    wide: bool,
 }
 
 impl Solution {
@@ -103,32 +112,90 @@ impl Solution {
         self.len == 0
     }
 
+    /// Whether the values take two bytes each.
+    pub fn is_wide(&self) -> bool {
+        self.wide
+    }
+
+    /// The bytes the values take in memory.
+    pub fn size_in_bytes(&self) -> u64 {
+        8 * self.words.len() as u64
+    }
+
     /// The solution held by `words`, eight positions to a word.
     pub(crate) fn from_words(words: Vec<u64>, len: u64) -> Solution {
         debug_assert_eq!(words.len() as u64, len.div_ceil(8));
-        Solution { words, len }
+        Solution { words, len, wide: false }
     }
 
-    /// The words, to be written.
+    /// The solution held by `words`, four two-byte codes to a word.
+    pub(crate) fn from_wide_words(words: Vec<u64>, len: u64) -> Solution {
+        debug_assert_eq!(words.len() as u64, len.div_ceil(4));
+        Solution { words, len, wide: true }
+    }
+
+    /// The solution held by the cells of a solve, one byte each if they fit.
+    fn from_cells<C: Cell>(cells: Cells<C>, len: u64) -> Solution {
+        let words = cells.into_words();
+        if C::BITS == 8 {
+            return Solution::from_words(words, len);
+        }
+        let high_bytes = 0xff00_ff00_ff00_ff00;
+        if words.par_iter().any(|word| word & high_bytes != 0) {
+            return Solution::from_wide_words(words, len);
+        }
+        let narrow = words
+            .par_chunks(2)
+            .map(|pair| {
+                let mut word = 0;
+                for (i, &wide) in pair.iter().enumerate() {
+                    for lane in 0..4 {
+                        word |= (wide >> (16 * lane) & 0xff) << (8 * (4 * i + lane));
+                    }
+                }
+                word
+            })
+            .collect();
+        Solution::from_words(narrow, len)
+    }
+
+    /// The words of a solution of bytes, to be written.
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        assert!(!self.wide, "only a solution of bytes is written word by word");
         &mut self.words
     }
 
-    /// The packed byte of position `idx`.
+    /// The code of position `idx`, as a [`WideValue`] stores it.
     #[inline]
-    pub(crate) fn byte(&self, idx: u64) -> u8 {
-        byte_of(self.words[(idx / 8) as usize], idx)
+    pub(crate) fn code(&self, idx: u64) -> u16 {
+        if self.wide {
+            cell_of(self.words[(idx / 4) as usize], idx)
+        } else {
+            u16::from(cell_of::<u8>(self.words[(idx / 8) as usize], idx))
+        }
     }
 
-    /// The packed value of position `idx`.
+    /// The value of position `idx`.
     ///
     /// # Panics
     ///
     /// Panics if `idx >= self.len()`.
     #[inline]
-    pub fn get(&self, idx: u64) -> PackedValue {
+    pub fn value(&self, idx: u64) -> Value {
         assert!(idx < self.len, "position index out of range");
-        PackedValue::from_byte(byte_of(self.words[(idx / 8) as usize], idx))
+        WideValue::from_code(self.code(idx)).unpack()
+    }
+
+    /// Hands `sink` the values as two-byte little-endian codes, in pieces.
+    pub(crate) fn write_wide_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        const PIECE: u64 = 1 << 19;
+        let mut buffer = Vec::with_capacity(2 * PIECE as usize);
+        for start in (0..self.len).step_by(PIECE as usize) {
+            buffer.clear();
+            buffer.extend((start..(start + PIECE).min(self.len)).flat_map(|idx| self.code(idx).to_le_bytes()));
+            sink(&buffer)?;
+        }
+        Ok(())
     }
 }
 
@@ -138,28 +205,36 @@ impl Values for Solution {
     }
 
     fn probe(&self, idx: u64) -> Value {
-        self.get(idx).unpack()
+        self.value(idx)
     }
 }
 
 impl Payload<Packed> for Solution {
     fn tally(&self) -> Tally {
-        const WORDS: usize = 1 << 16;
-        self.words
-            .par_chunks(WORDS)
-            .enumerate()
-            .map(|(piece, words)| {
+        const PIECE: u64 = 1 << 19;
+        (0..self.len.div_ceil(PIECE))
+            .into_par_iter()
+            .map(|piece| {
                 let mut tally = Tally::default();
-                let first = (piece * WORDS * 8) as u64;
-                for idx in first..(first + 8 * words.len() as u64).min(self.len) {
-                    tally.add(self.get(idx).unpack());
+                for idx in piece * PIECE..((piece + 1) * PIECE).min(self.len) {
+                    tally.add(self.value(idx));
                 }
                 tally
             })
             .reduce(Tally::default, Tally::merge)
     }
 
+    /// # Errors
+    ///
+    /// [`io::ErrorKind::InvalidData`] for a solution of two bytes a value,
+    /// whose distances do not fit the one-byte table.
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        if self.wide {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a distance past {} plies does not fit one byte per position", PackedValue::MAX_PLIES),
+            ));
+        }
         const PIECE: usize = 1 << 20;
         let mut buffer = Vec::with_capacity(PIECE);
         let mut remaining = self.len as usize;
@@ -310,7 +385,7 @@ impl<'a> Solver<'a> {
             progress.stage(&format!("tier {tier_number}: draws"));
             solver.finish(progress);
         }
-        Ok(Solution { words: bytes.into_words(), len })
+        Ok(Solution::from_words(bytes.into_words(), len))
     }
 
     /// The state and words of the checkpoint, if there is one.
@@ -337,8 +412,8 @@ impl<'a> Solver<'a> {
 pub(crate) trait Earlier: Sync {
     /// Starts loading the values of `indices` (see `BATCH`).
     fn touch(&self, indices: impl Iterator<Item = u64>);
-    /// The final packed value of the earlier position `idx`.
-    fn load(&self, idx: u64) -> u8;
+    /// The final value of the earlier position `idx`, as a [`WideValue`] code.
+    fn load(&self, idx: u64) -> u16;
 }
 
 impl Earlier for Bytes {
@@ -346,26 +421,47 @@ impl Earlier for Bytes {
         Bytes::touch(self, indices);
     }
 
-    fn load(&self, idx: u64) -> u8 {
-        Bytes::load(self, idx)
+    fn load(&self, idx: u64) -> u16 {
+        u16::from(Bytes::load(self, idx))
     }
 }
 
 /// Solves a game of exactly one tier, `0..position_count()`, whose moves
-/// out of it are looked up in `earlier`; gives one packed value per
-/// position. No checkpoints: a caller that needs to resume keeps its tiers
-/// small enough to redo.
+/// out of it are looked up in `earlier`; gives one value per position. No
+/// checkpoints: a caller that needs to resume keeps its tiers small enough
+/// to redo.
+///
+/// It solves with one byte per position unless `wide_first`, and again
+/// with two if a distance does not fit (see the module docs): a caller
+/// that expects long distances (its earlier values are wide) saves the
+/// first try.
 pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
+    game: &G,
+    earlier: &E,
+    chunk: u64,
+    wide_first: bool,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    if !wide_first {
+        match solve_alone_in::<G, E, u8>(game, earlier, chunk, progress) {
+            Err(SolveError::DistanceOverflow { .. }) => {}
+            solved => return solved,
+        }
+    }
+    solve_alone_in::<G, E, u16>(game, earlier, chunk, progress)
+}
+
+fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell>(
     game: &G,
     earlier: &E,
     chunk: u64,
     progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
     let len = game.position_count();
-    let bytes = Bytes::zeroed(len);
+    let cells = Cells::<C>::zeroed(len);
     let solver = TierSolver {
         game,
-        bytes: &bytes,
+        bytes: &cells,
         earlier,
         codes: Codes::new(game.max_in_tier_moves()),
         chunk,
@@ -378,53 +474,66 @@ pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     solver.seed(progress)?;
     solver.propagate(progress, 0, &mut |_| Ok(()))?;
     solver.finish(progress);
-    Ok(Solution { words: bytes.into_words(), len })
+    Ok(Solution::from_cells(cells, len))
 }
 
-/// The working encoding of a byte during a solve.
+/// The working encoding of a cell during a solve.
 ///
-/// Final values use the [`PackedValue`] codes; counters use the `counters`
-/// highest codes, counter `c` being `256 - c`, so counting down is adding
-/// one. Values whose code would reach the counter codes do not fit.
+/// Final values use the [`WideValue`] codes (in a byte, the
+/// [`PackedValue`] codes); counters use the `counters` highest codes,
+/// counter `c` being `C::MAX + 1 - c`, so counting down is adding one.
+/// Values whose code would reach the counter codes do not fit.
 #[derive(Copy, Clone, Debug)]
-struct Codes {
-    first_counter: u8,
+struct Codes<C> {
+    first_counter: u64,
+    cell: std::marker::PhantomData<C>,
 }
 
-impl Codes {
-    fn new(max_in_tier_moves: u8) -> Codes {
+impl<C: Cell> Codes<C> {
+    fn new(max_in_tier_moves: u8) -> Codes<C> {
         // One extra count blocks positions with a drawn earlier child from
         // ever becoming losses.
-        let counters = u16::from(max_in_tier_moves) + 1;
+        let counters = u64::from(max_in_tier_moves) + 1;
+        // Counters stay in the top half of the codes, where a scan finds
+        // them by their high bit.
         assert!(counters < 128, "too many moves per position for one-byte counters");
-        Codes { first_counter: (256 - counters) as u8 }
+        Codes { first_counter: C::MAX.into() + 1 - counters, cell: std::marker::PhantomData }
     }
 
     fn counters(self) -> u16 {
-        256 - u16::from(self.first_counter)
+        (C::MAX.into() + 1 - self.first_counter) as u16
     }
 
     fn limit(self) -> u16 {
         // Win d is 2d + 1 and loss d is 2d + 2; both must stay below the counters.
-        (u16::from(self.first_counter) - 3) / 2
+        ((self.first_counter - 3) / 2) as u16
     }
 
-    fn is_counter(self, code: u8) -> bool {
-        code >= self.first_counter
+    fn first_counter(self) -> C {
+        C::truncate(self.first_counter)
     }
 
-    fn counter(self, count: u8) -> u8 {
+    fn is_counter(self, code: C) -> bool {
+        code.into() >= self.first_counter
+    }
+
+    fn counter(self, count: u8) -> C {
         debug_assert!(count >= 1 && u16::from(count) <= self.counters());
-        (256 - u16::from(count)) as u8
+        C::truncate(C::MAX.into() + 1 - u64::from(count))
     }
 
-    fn value(self, value: Value) -> Result<u8, SolveError> {
+    fn value(self, value: Value) -> Result<C, SolveError> {
         let plies = value.plies().unwrap_or_default().0;
         if plies > self.limit() {
             return Err(SolveError::DistanceOverflow { plies, limit: self.limit(), counters: self.counters() });
         }
-        Ok(PackedValue::pack(value).expect("limit is below the packing limit").to_byte())
+        Ok(C::truncate(WideValue::pack(value).expect("limit is below the packing limit").to_code().into()))
     }
+}
+
+/// The value a final code stands for.
+fn unpack<C: Cell>(code: C) -> Value {
+    WideValue::from_code(code.into() as u16).unpack()
 }
 
 /// What a position's children in earlier tiers say about it.
@@ -436,10 +545,10 @@ struct EarlierChildren {
 }
 
 impl EarlierChildren {
-    fn of(codes: impl IntoIterator<Item = u8>) -> EarlierChildren {
+    fn of(codes: impl IntoIterator<Item = u16>) -> EarlierChildren {
         let mut earlier = EarlierChildren::default();
         for code in codes {
-            match PackedValue::from_byte(code).unpack() {
+            match WideValue::from_code(code).unpack() {
                 Value::Loss(Plies(d)) => earlier.shortest_loss = Some(earlier.shortest_loss.map_or(d, |s| s.min(d))),
                 Value::Win(Plies(d)) => earlier.longest_win = Some(earlier.longest_win.map_or(d, |l| l.max(d))),
                 Value::Draw => earlier.any_draw = true,
@@ -467,10 +576,10 @@ const BATCH: usize = 64;
 const STEP_RATHER_THAN_UNINDEX: u64 = 4;
 
 /// Buffers reused across batches by one worker.
-struct Scratch<P> {
+struct Scratch<P, C> {
     positions: Vec<(u64, Expansion, Range<usize>)>,
     children: Vec<u64>,
-    codes: Vec<u8>,
+    codes: Vec<C>,
     frontier: Vec<(u64, bool, P)>,
     /// The frontier's indices, before their positions are found.
     decided: Vec<(u64, bool)>,
@@ -482,7 +591,7 @@ struct Scratch<P> {
     max_plies: u16,
 }
 
-impl<P> Default for Scratch<P> {
+impl<P, C> Default for Scratch<P, C> {
     fn default() -> Self {
         Scratch {
             positions: Vec::new(),
@@ -499,22 +608,22 @@ impl<P> Default for Scratch<P> {
 
 /// The codes one distance layer reads and writes.
 #[derive(Copy, Clone)]
-struct Layer {
+struct Layer<C> {
     plies: u16,
-    win: u8,
-    loss: u8,
+    win: C,
+    loss: C,
     /// Wins in `plies + 1`, if that fits.
-    next_win: Option<u8>,
+    next_win: Option<C>,
     /// Losses in `plies + 1`, if that fits.
-    next_loss: Option<u8>,
+    next_loss: Option<C>,
 }
 
-struct TierSolver<'a, G, E> {
+struct TierSolver<'a, G, E, C> {
     game: &'a G,
-    bytes: &'a Bytes,
+    bytes: &'a Cells<C>,
     /// Where the values of earlier tiers are read.
     earlier: &'a E,
-    codes: Codes,
+    codes: Codes<C>,
     /// Positions per task.
     chunk: u64,
     tier: Range<u64>,
@@ -528,7 +637,7 @@ struct TierSolver<'a, G, E> {
     step_dense_layers: bool,
 }
 
-impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
+impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
     fn chunks(&self) -> Vec<Range<u64>> {
         let Range { start, end } = self.tier;
         let mut bounds = vec![start];
@@ -542,7 +651,7 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     }
 
     /// The code of a decided `value`, remembering its distance.
-    fn decide(&self, value: Value, scratch: &mut Scratch<G::Position>) -> Result<u8, SolveError> {
+    fn decide(&self, value: Value, scratch: &mut Scratch<G::Position, C>) -> Result<C, SolveError> {
         scratch.max_plies = scratch.max_plies.max(value.plies().unwrap_or_default().0);
         self.codes.value(value)
     }
@@ -550,14 +659,14 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     /// The code of a value decided during propagation. A distance too long
     /// to encode is remembered and stored as a draw; `propagate` stops with
     /// an error when it reaches that layer.
-    fn decide_or_overflow(&self, value: Value, scratch: &mut Scratch<G::Position>) -> u8 {
-        self.decide(value, scratch).unwrap_or(PackedValue::DRAW.to_byte())
+    fn decide_or_overflow(&self, value: Value, scratch: &mut Scratch<G::Position, C>) -> C {
+        self.decide(value, scratch).unwrap_or(C::truncate(0))
     }
 
     /// Expands the position `pos` with index `idx`, collecting its children
     /// in earlier tiers into `scratch.children` and its expansion and span of
     /// children into `scratch.positions`.
-    fn expand_into(&self, idx: u64, pos: &G::Position, scratch: &mut Scratch<G::Position>) {
+    fn expand_into(&self, idx: u64, pos: &G::Position, scratch: &mut Scratch<G::Position, C>) {
         let first = scratch.children.len();
         let expansion = self.game.expand(pos, |child| {
             debug_assert!(!self.tier.contains(&child), "expand reported an in-tier child");
@@ -590,13 +699,15 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
-                    if !self.codes.is_counter(code) {
-                        decided |= 1 << PackedValue::from_byte(code).unpack().plies().unwrap_or_default().0;
+                    let plies = unpack(code).plies().unwrap_or_default().0;
+                    // Longer distances are pending everywhere (see `Pending`).
+                    if !self.codes.is_counter(code) && plies < 128 {
+                        decided |= 1 << plies;
                     }
                     scratch.codes.push(code);
                 }
             }
-            self.bytes.or_bytes(chunk.start, &scratch.codes);
+            self.bytes.or_cells(chunk.start, &scratch.codes);
             self.pending.mark_all(chunk.start, decided);
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
@@ -609,8 +720,8 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
         idx: u64,
         expansion: Expansion,
         earlier: EarlierChildren,
-        scratch: &mut Scratch<G::Position>,
-    ) -> Result<u8, SolveError> {
+        scratch: &mut Scratch<G::Position, C>,
+    ) -> Result<C, SolveError> {
         let in_tier = match expansion {
             Expansion::Terminal(value) => return self.decide(value, scratch),
             Expansion::Moves { in_tier } => in_tier,
@@ -680,7 +791,7 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     fn frontier(
         &self,
         chunk: &Range<u64>,
-        layer: Layer,
+        layer: Layer<C>,
         decided: &mut Vec<(u64, bool)>,
         frontier: &mut Vec<(u64, bool, G::Position)>,
     ) {
@@ -707,7 +818,7 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
 
     /// Tells the parents of `batch` (positions decided at distance `plies`,
     /// flagged when they are wins) what they now know.
-    fn propagate_batch(&self, batch: &[(u64, bool, G::Position)], layer: Layer, scratch: &mut Scratch<G::Position>) {
+    fn propagate_batch(&self, batch: &[(u64, bool, G::Position)], layer: Layer<C>, scratch: &mut Scratch<G::Position, C>) {
         scratch.parents.clear();
         for &(_, is_win, pos) in batch {
             self.game.for_each_parent(&pos, |parent, pos| scratch.parents.push((parent, pos, is_win)));
@@ -716,7 +827,7 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
         scratch.lost.clear();
         // Past the longest encodable distance, decisions are stored as draws
         // and the overflow is reported once this layer is done.
-        let draw = PackedValue::DRAW.to_byte();
+        let draw = C::truncate(0);
         let (next_win, next_loss) = (layer.next_win.unwrap_or(draw), layer.next_loss.unwrap_or(draw));
         let mut decided = false;
         for i in 0..scratch.parents.len() {
@@ -747,21 +858,21 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     /// was its last in-tier move: it is then a loss, stored as `loss` (one
     /// ply longer than the move) until [`settle_losses`](Self::settle_losses)
     /// has looked at its moves into earlier tiers.
-    fn refute_move(&self, parent: u64, loss: u8) -> bool {
+    fn refute_move(&self, parent: u64, loss: C) -> bool {
         let codes = self.codes;
         let replaced = self.bytes.update(parent, |code| match code {
-            u8::MAX => Some(loss),
-            code if codes.is_counter(code) => Some(code + 1),
+            code if code == C::MAX => Some(loss),
+            code if codes.is_counter(code) => Some(C::truncate(code.into() + 1)),
             _ => None,
         });
-        replaced == Some(u8::MAX)
+        replaced == Some(C::MAX)
     }
 
     /// Gives each position of `lost`, whose last in-tier move was refuted at
     /// distance `plies`, its final distance: one more than its longest move,
     /// which may lead into an earlier tier. Runs before the layer ends, so
     /// no position is propagated with its provisional distance.
-    fn settle_losses(&self, lost: &[(u64, G::Position)], plies: u16, scratch: &mut Scratch<G::Position>) {
+    fn settle_losses(&self, lost: &[(u64, G::Position)], plies: u16, scratch: &mut Scratch<G::Position, C>) {
         scratch.positions.clear();
         scratch.children.clear();
         for (idx, pos) in lost {
@@ -785,10 +896,10 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
 
     /// `parent` has a move to a loss (for the opponent), so wins with the
     /// code `win` unless it already wins as fast. Returns whether it changed.
-    fn win_with(&self, parent: u64, win: u8) -> bool {
+    fn win_with(&self, parent: u64, win: C) -> bool {
         let codes = self.codes;
         let replaced = self.bytes.update(parent, |code| {
-            let improves = codes.is_counter(code) || (code % 2 == 1 && code > win);
+            let improves = codes.is_counter(code) || (code.into() % 2 == 1 && code > win);
             improves.then_some(win)
         });
         replaced.is_some()
@@ -799,7 +910,7 @@ impl<G: TieredRetrograde, E: Earlier> TierSolver<'_, G, E> {
     /// already final (never counters), so whole words are rewritten.
     fn finish(&self, progress: &dyn Progress) {
         self.chunks().into_par_iter().for_each(|chunk| {
-            progress.advance(self.bytes.clear_at_least(chunk, self.codes.first_counter));
+            progress.advance(self.bytes.clear_at_least(chunk, self.codes.first_counter()));
         });
     }
 }
@@ -810,11 +921,16 @@ mod tests {
 
     #[test]
     fn counters_sit_above_every_value_that_fits() {
-        let codes = Codes::new(12);
+        let codes = Codes::<u8>::new(12);
         assert_eq!(codes.counters(), 13);
         let largest = codes.value(Value::Loss(Plies(codes.limit()))).unwrap();
         assert!(!codes.is_counter(largest));
         assert!(codes.is_counter(codes.counter(13)));
         assert!(codes.value(Value::Win(Plies(codes.limit() + 1))).is_err());
+        let wide = Codes::<u16>::new(12);
+        assert_eq!(wide.counters(), 13);
+        let largest = wide.value(Value::Loss(Plies(wide.limit()))).unwrap();
+        assert!(!wide.is_counter(largest) && wide.is_counter(wide.counter(13)));
+        assert!(wide.limit() > 32_000);
     }
 }

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// were decided: a distance layer scans only the chunks that have it.
 ///
 /// Layers of long distances hold few positions, so most chunks skip most
-/// layers. Every encodable distance is below 128 (see `Codes::limit`), so
-/// two words per chunk hold them all.
+/// layers. Two words per chunk hold the distances below 128, every one a
+/// byte encodes (see `Codes::limit`); a longer distance, from a solve with
+/// two bytes a position, is taken as pending in every chunk.
 pub(super) struct Pending {
     chunk: u64,
     first_chunk: u64,
@@ -64,6 +65,6 @@ impl Pending {
 
     /// Whether the `chunk`-th chunk may hold positions decided at `plies`.
     pub(super) fn has(&self, chunk: usize, plies: u16) -> bool {
-        plies < 128 && self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
+        plies >= 128 || self.masks[chunk][usize::from(plies / 64)].load(Relaxed) & (1 << (plies % 64)) != 0
     }
 }

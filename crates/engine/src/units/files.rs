@@ -1,7 +1,8 @@
 //! Units on disk: one compressed table file per unit, in one directory.
 //!
 //! Each unit is a table of packed values compressed in blocks (see
-//! [`blocks`](crate::table::blocks)), whose header names the game, the
+//! [`blocks`](crate::table::blocks)), one byte a position or, for a unit
+//! with a distance past what a byte holds, two; its header names the game, the
 //! variant and `SIZE:UNIT` (so a file renamed to another unit is refused),
 //! written atomically: a unit file is there whole or not at all, which is
 //! what a solve resumes from. Probing a position reads one block of one
@@ -13,11 +14,12 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use super::{ReachCheckpoint, UnitStore};
-use crate::packed::PackedValue;
+use crate::packed::{PackedValue, WideValue};
 use crate::retrograde::Solution;
 use crate::table::blocks::BLOCK_LEN;
 use crate::table::{
-    BuildLock, Checkpoint, Encoding, Packed, Payload, Table, TableError, TableKey, remove_temporaries, write,
+    BuildLock, Checkpoint, Encoding, FormatError, Header, Packed, Payload, Table, TableError, TableKey,
+    remove_temporaries, write,
 };
 use crate::tally::Tally;
 use crate::value::Value;
@@ -54,6 +56,118 @@ impl Payload<UnitValues> for Solution {
 
     fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
         Payload::<Packed>::write_pieces(self, sink)
+    }
+}
+
+/// One [`WideValue`] per position of a unit, two bytes little-endian,
+/// compressed in blocks: for the units whose values do not all fit
+/// [`UnitValues`]. A new encoding beside the others, so the unit files
+/// already written stay valid.
+#[derive(Copy, Clone, Debug)]
+pub struct WideUnitValues;
+
+impl Encoding for WideUnitValues {
+    const CODE: u32 = 6;
+    const NAME: &'static str = "two-byte unit values";
+    const SUFFIX: &'static str = ".unit";
+    const BLOCKED: bool = true;
+
+    fn payload_len(positions: u64, _: Tally) -> Option<u64> {
+        positions.checked_mul(2)
+    }
+}
+
+impl Payload<WideUnitValues> for Solution {
+    fn tally(&self) -> Tally {
+        Payload::<Packed>::tally(self)
+    }
+
+    fn write_pieces(&self, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+        self.write_wide_pieces(sink)
+    }
+}
+
+/// The table of one unit, of one byte a position or two.
+#[derive(Debug)]
+pub enum UnitTable {
+    /// One [`PackedValue`] byte a position.
+    Narrow(Table<UnitValues>),
+    /// One [`WideValue`] a position.
+    Wide(Table<WideUnitValues>),
+}
+
+impl UnitTable {
+    /// Its header.
+    pub fn header(&self) -> &Header {
+        match self {
+            UnitTable::Narrow(table) => table.header(),
+            UnitTable::Wide(table) => table.header(),
+        }
+    }
+
+    /// The bytes the file takes on disk.
+    pub fn stored_len(&self) -> u64 {
+        match self {
+            UnitTable::Narrow(table) => table.stored_len(),
+            UnitTable::Wide(table) => table.stored_len(),
+        }
+    }
+
+    /// Reads and checks every block.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] for the first block that cannot be read or is corrupt.
+    pub fn check_all(&self) -> Result<(), TableError> {
+        match self {
+            UnitTable::Narrow(table) => table.check_all(),
+            UnitTable::Wide(table) => table.check_all(),
+        }
+    }
+
+    /// The value of position `idx`, reading one block.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the block cannot be read or is corrupt, or `idx`
+    /// is past the end.
+    pub fn value(&self, idx: u64) -> Result<Value, TableError> {
+        match self {
+            UnitTable::Narrow(table) => {
+                let mut byte = [0u8];
+                table.read_payload(idx, &mut byte)?;
+                Ok(PackedValue::from_byte(byte[0]).unpack())
+            }
+            UnitTable::Wide(table) => {
+                let mut code = [0u8; 2];
+                table.read_payload(2 * idx, &mut code)?;
+                Ok(WideValue::from_code(u16::from_le_bytes(code)).unpack())
+            }
+        }
+    }
+
+    /// Every value of a unit of `len` positions, read in pieces of whole
+    /// blocks in parallel.
+    fn load(&self, len: u64) -> Result<Solution, TableError> {
+        let (width, read): (u64, &(dyn Fn(u64, &mut [u8]) -> Result<(), TableError> + Sync)) = match self {
+            UnitTable::Narrow(table) => (1, &|offset, out| table.read_payload(offset, out)),
+            UnitTable::Wide(table) => (2, &|offset, out| table.read_payload(offset, out)),
+        };
+        let bytes_len = width * len;
+        let mut words = vec![0u64; bytes_len.div_ceil(8) as usize];
+        let piece = 16 * BLOCK_LEN as usize;
+        words.par_chunks_mut(piece / 8).enumerate().try_for_each(|(i, out)| {
+            let start = (i * piece) as u64;
+            let mut bytes = vec![0u8; (bytes_len - start).min(piece as u64) as usize];
+            read(start, &mut bytes)?;
+            for (word, eight) in out.iter_mut().zip(bytes.chunks(8)) {
+                let mut full = [0u8; 8];
+                full[..eight.len()].copy_from_slice(eight);
+                *word = u64::from_le_bytes(full);
+            }
+            Ok::<(), TableError>(())
+        })?;
+        Ok(if width == 2 { Solution::from_wide_words(words, len) } else { Solution::from_words(words, len) })
     }
 }
 
@@ -109,24 +223,20 @@ impl UnitFiles {
         ReachCheckpoint { file: Checkpoint::new(self.dir.join(WALK_FILE), key), every }
     }
 
-    /// The table of `unit`, for probing a block at a time.
+    /// The table of `unit`, for probing a block at a time, of whichever
+    /// width it was written.
     ///
     /// # Errors
     ///
     /// [`TableError`] if it is missing, unreadable or not that unit.
-    pub fn open(&self, unit: usize) -> Result<Table<UnitValues>, TableError> {
-        Table::open(&self.path(unit), &self.key_of(unit))
-    }
-
-    /// The value of position `idx` of `unit`, reading one block.
-    ///
-    /// # Errors
-    ///
-    /// As for [`open`](Self::open), and a corrupt block.
-    pub fn probe(&self, table: &Table<UnitValues>, idx: u64) -> Result<Value, TableError> {
-        let mut byte = [0u8];
-        table.read_payload(idx, &mut byte)?;
-        Ok(PackedValue::from_byte(byte[0]).unpack())
+    pub fn open(&self, unit: usize) -> Result<UnitTable, TableError> {
+        let (path, key) = (self.path(unit), self.key_of(unit));
+        match Table::open(&path, &key) {
+            Err(TableError::Invalid { source: FormatError::Encoding { found: WideUnitValues::CODE, .. }, .. }) => {
+                Table::open(&path, &key).map(UnitTable::Wide)
+            }
+            narrow => narrow.map(UnitTable::Narrow),
+        }
     }
 }
 
@@ -141,22 +251,7 @@ impl UnitStore for UnitFiles {
     }
 
     fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError> {
-        let table = self.open(unit)?;
-        let mut words = vec![0u64; len.div_ceil(8) as usize];
-        // Pieces of whole blocks, read and packed into words in parallel.
-        let piece = 16 * BLOCK_LEN as usize;
-        words.par_chunks_mut(piece / 8).enumerate().try_for_each(|(i, out)| {
-            let start = (i * piece) as u64;
-            let mut bytes = vec![0u8; (len - start).min(piece as u64) as usize];
-            table.read_payload(start, &mut bytes)?;
-            for (word, eight) in out.iter_mut().zip(bytes.chunks(8)) {
-                let mut full = [0u8; 8];
-                full[..eight.len()].copy_from_slice(eight);
-                *word = u64::from_le_bytes(full);
-            }
-            Ok::<(), TableError>(())
-        })?;
-        Ok(Solution::from_words(words, len))
+        self.open(unit)?.load(len)
     }
 
     fn keeps_facts(&self) -> bool {
@@ -165,6 +260,10 @@ impl UnitStore for UnitFiles {
 
     fn save(&self, unit: usize, values: &Solution, facts: &[(&'static str, u64)]) -> Result<(), TableError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| TableError::Write { path: self.dir.clone(), source })?;
-        write::<UnitValues>(&self.path(unit), &self.key_of(unit), facts, values)
+        if values.is_wide() {
+            write::<WideUnitValues>(&self.path(unit), &self.key_of(unit), facts, values)
+        } else {
+            write::<UnitValues>(&self.path(unit), &self.key_of(unit), facts, values)
+        }
     }
 }

@@ -56,7 +56,8 @@ impl UnitStore for UnitsInMemory {
         }
         let mut words = vec![0u64; len.div_ceil(8) as usize];
         for i in 0..len {
-            words[(i / 8) as usize] |= u64::from(state.0.byte(start + i)) << (8 * (i % 8));
+            // The table is of bytes (see `save`), so every code fits one.
+            words[(i / 8) as usize] |= u64::from(state.0.code(start + i)) << (8 * (i % 8));
         }
         Ok(Solution::from_words(words, len))
     }
@@ -66,7 +67,23 @@ impl UnitStore for UnitsInMemory {
         false
     }
 
+    /// # Errors
+    ///
+    /// [`TableError::Write`] for a unit of two bytes a position: the one
+    /// table in memory is of bytes, as the table file it becomes.
     fn save(&self, unit: usize, values: &Solution, _: &[(&'static str, u64)]) -> Result<(), TableError> {
+        if values.is_wide() {
+            return Err(TableError::Write {
+                path: format!("unit {unit} in memory").into(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "a distance past {} plies does not fit one byte per position: solve this game to unit files",
+                        crate::PackedValue::MAX_PLIES
+                    ),
+                ),
+            });
+        }
         let mut state = self.lock();
         let start = self.starts[unit];
         let words = state.0.words_mut();
@@ -74,7 +91,7 @@ impl UnitStore for UnitsInMemory {
             let at = start + i;
             let shift = 8 * (at % 8);
             let word = &mut words[(at / 8) as usize];
-            *word = (*word & !(0xff << shift)) | u64::from(values.byte(i)) << shift;
+            *word = (*word & !(0xff << shift)) | u64::from(values.code(i)) << shift;
         }
         state.1[unit] = true;
         Ok(())

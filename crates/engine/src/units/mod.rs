@@ -30,7 +30,7 @@ use crate::retrograde::{self, Solution, SolveError};
 use crate::table::TableError;
 use crate::value::Value;
 
-pub use self::files::{UnitFiles, UnitValues};
+pub use self::files::{UnitFiles, UnitTable, UnitValues, WideUnitValues};
 pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;
@@ -104,7 +104,7 @@ fn longest(values: &Solution) -> Vec<(&'static str, u64)> {
         .map(|piece| {
             let (mut win, mut loss) = (None, None);
             for idx in piece << 16..((piece + 1) << 16).min(values.len()) {
-                match values.get(idx).unpack() {
+                match values.value(idx) {
                     Value::Win(d) => win = win.max(Some(d.0)),
                     Value::Loss(d) => loss = loss.max(Some(d.0)),
                     Value::Draw => {}
@@ -125,7 +125,7 @@ pub trait UnitStore: Sync {
     /// [`TableError`] if the store cannot be looked at.
     fn has(&self, unit: usize) -> Result<bool, TableError>;
 
-    /// The values of `unit`, one packed byte per position, as stored.
+    /// The values of `unit`, as stored.
     ///
     /// # Errors
     ///
@@ -244,10 +244,15 @@ fn solve_unit<G: Units>(
         .iter()
         .map(|&d| kept.get(d, || store.load(d, units[d].len).map(Arc::new)))
         .collect::<Result<Vec<_>, _>>()?;
-    let held = unit.len + dependencies.iter().map(|d| d.len()).sum::<u64>() + kept.bytes;
+    // Long distances lead to longer ones: a unit moving into a unit of two
+    // bytes a position is solved that wide at once.
+    let wide = dependencies.iter().any(|d| d.is_wide());
+    let own_bytes = if wide { 2 * unit.len } else { unit.len };
+    let held = own_bytes + dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
-    let values = retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), progress)
-        .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+    let values =
+        retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), wide, progress)
+            .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
     let values = Arc::new(values);
     drop(dependencies);
     let facts =
@@ -303,10 +308,10 @@ impl Kept {
         self.now = unit;
         for (number, kept) in self.values.iter_mut().enumerate() {
             if kept.is_some() && self.last_reader[number] <= self.now {
-                self.bytes -= kept.take().map_or(0, |v| v.len());
+                self.bytes -= kept.take().map_or(0, |v| v.size_in_bytes());
             }
         }
-        let len = values.len();
+        let len = values.size_in_bytes();
         if self.last_reader[unit] > unit && self.bytes + len <= self.budget {
             self.bytes += len;
             self.values[unit] = Some(values);

@@ -87,21 +87,21 @@ impl<'a> DependencyValues<'a> {
     }
 
     #[inline]
-    fn byte(&self, code: u64) -> u8 {
-        self.units[(code / MAX_UNIT_LEN - 1) as usize].byte(code % MAX_UNIT_LEN)
+    fn code(&self, child: u64) -> u16 {
+        self.units[(child / MAX_UNIT_LEN - 1) as usize].code(child % MAX_UNIT_LEN)
     }
 }
 
 impl Earlier for DependencyValues<'_> {
     fn touch(&self, indices: impl Iterator<Item = u64>) {
         let mut any = 0;
-        for code in indices {
-            any |= self.byte(code);
+        for child in indices {
+            any |= self.code(child);
         }
         std::hint::black_box(any);
     }
 
-    fn load(&self, code: u64) -> u8 {
-        self.byte(code)
+    fn load(&self, child: u64) -> u16 {
+        self.code(child)
     }
 }

@@ -7,16 +7,42 @@ use crate::progress::Silent;
 use crate::table::TableKey;
 use crate::value::{Plies, Value};
 
-/// A toy with cycles inside units: a heap `h` and a phase `p`; phases turn
-/// in a cycle within a heap, some phases let the heap shrink by one or two,
-/// and the mover at an empty heap has lost. Unit `h` is heap `h`.
+/// A toy with cycles inside units: a heap `h` and a phase `p`; the mover
+/// at an empty heap has lost, and the heap shrinks by one or two from some
+/// phases. Unit `h` is heap `h`.
 struct Toy {
     heaps: u64,
     phases: u64,
+    /// Whether phases follow each other in one long line, which makes
+    /// games longer than one byte can count, rather than turn in a cycle.
+    long: bool,
 }
 
 impl Toy {
+    /// The phases of a heap's line (in a long toy).
+    fn line(&self) -> u64 {
+        self.phases - 2
+    }
+
     fn moves(&self, (h, p): (u64, u64), mut f: impl FnMut((u64, u64))) {
+        if self.long {
+            // Two phases past the line turn in a cycle of their own (draws).
+            if p >= self.line() {
+                f((h, 2 * self.line() + 1 - p));
+                return;
+            }
+            // Along the line, the last phase dropping to the next heap, and
+            // skipping a phase now and then (a choice of who moves last).
+            if p + 1 < self.line() {
+                f((h, p + 1));
+            } else {
+                f((h - 1, 0));
+            }
+            if p % 16 == 5 && p + 2 < self.line() {
+                f((h, p + 2));
+            }
+            return;
+        }
         f((h, (p + 1) % self.phases));
         if p % 2 == 1 {
             f((h, (2 * p + 1) % self.phases));
@@ -107,7 +133,13 @@ impl Units for Toy {
 }
 
 fn toy() -> Toy {
-    Toy { heaps: 40, phases: 3000 }
+    Toy { heaps: 40, phases: 3000, long: false }
+}
+
+/// Games of up to some 330 plies: the first units fit a byte, the next
+/// overflow the solver's byte but not the stored one, the last need two.
+fn long_toy() -> Toy {
+    Toy { heaps: 6, phases: 64, long: true }
 }
 
 fn key() -> TableKey {
@@ -115,7 +147,7 @@ fn key() -> TableKey {
 }
 
 fn every_value(units: &[Solution]) -> Vec<Value> {
-    units.iter().flat_map(|u| (0..u.len()).map(|i| u.get(i).unpack())).collect()
+    units.iter().flat_map(|u| (0..u.len()).map(|i| u.value(i))).collect()
 }
 
 #[test]
@@ -171,7 +203,7 @@ fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
     let loaded: Vec<Solution> = (0..40).map(|u| again.load(u, 3000).unwrap()).collect();
     assert_eq!(every_value(&loaded), solve_naive(&game));
     let table = again.open(5).unwrap();
-    assert_eq!(again.probe(&table, 7).unwrap(), solve_naive(&game)[5 * 3000 + 7]);
+    assert_eq!(table.value(7).unwrap(), solve_naive(&game)[5 * 3000 + 7]);
     // Each unit's header keeps its longest win and loss.
     let unit = &every_value(&loaded[5..6]);
     let longest = |win: bool| {
@@ -183,6 +215,67 @@ fn an_interrupted_solve_on_disk_resumes_to_the_same_files_within_its_budget() {
     // A unit file under another unit's name is refused.
     std::fs::copy(again.path(3), again.path(4)).unwrap();
     assert!(again.load(4, 3000).is_err());
+}
+
+#[test]
+fn units_too_long_for_a_byte_are_solved_and_stored_two_bytes_wide() {
+    let game = long_toy();
+    let naive = solve_naive(&game);
+    let longest = naive.iter().filter_map(|v| v.plies()).max().unwrap();
+    assert!(longest.0 > 300, "longest {longest:?}");
+    assert!(naive.contains(&Value::Draw));
+    let lens = vec![game.phases; game.heaps as usize];
+    let dir = tempfile::tempdir().unwrap();
+    let files = UnitFiles::new(dir.path(), key(), lens.clone());
+    UnitSolver::new(0).solve(&game, &files, &Silent).unwrap();
+    let loaded: Vec<Solution> = (0..lens.len()).map(|u| files.load(u, game.phases).unwrap()).collect();
+    assert_eq!(every_value(&loaded), naive);
+    // Units stay a byte wide while their values fit one.
+    let widths: Vec<bool> = (0..lens.len()).map(|u| matches!(files.open(u).unwrap(), UnitTable::Wide(_))).collect();
+    assert_eq!(widths, [false, false, false, true, true, true]);
+    let longest_in = |unit: usize| (0..game.phases).filter_map(|i| loaded[unit].value(i).plies()).max().unwrap();
+    assert!(longest_in(2).0 > 121 && longest_in(2).0 <= 126, "unit 2 reaches {:?}", longest_in(2));
+    // Probes read the wide files too, and their headers keep the facts.
+    let table = files.open(4).unwrap();
+    assert_eq!(table.value(33).unwrap(), naive[4 * 64 + 33]);
+    let wins = (0..game.phases).filter_map(|i| match loaded[4].value(i) {
+        Value::Win(d) => Some(u64::from(d.0)),
+        _ => None,
+    });
+    assert_eq!(table.header().fact(LONGEST_WIN), wins.max());
+    // Stopped in a wide unit and resumed on one thread, with every unit
+    // kept: byte for byte the same.
+    let again = tempfile::tempdir().unwrap();
+    let other = UnitFiles::new(again.path(), key(), lens.clone());
+    let stop = StopAfter { after: 2 * 64 * 4 + 10, seen: AtomicU64::new(0) };
+    let error = UnitSolver::new(0).solve(&game, &other, &stop).unwrap_err();
+    assert!(matches!(error, UnitSolveError::Solve { unit: 3 | 4, .. }), "{error}");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let report = pool.install(|| UnitSolver::new(u64::MAX).solve(&game, &other, &Silent)).unwrap();
+    assert!(report.resumed >= 3, "{report:?}");
+    for unit in 0..lens.len() {
+        assert!(std::fs::read(files.path(unit)).unwrap() == std::fs::read(other.path(unit)).unwrap(), "unit {unit}");
+    }
+}
+
+#[test]
+fn a_table_in_memory_refuses_a_unit_too_long_for_a_byte() {
+    let game = long_toy();
+    let store = UnitsInMemory::new(&[game.phases; 6]);
+    let error = UnitSolver::new(0).solve(&game, &store, &Silent).unwrap_err();
+    assert!(matches!(error, UnitSolveError::Store(TableError::Write { .. })), "{error}");
+    assert!(format!("{:#}", anyhow_like(&error)).contains("126 plies"), "{}", anyhow_like(&error));
+}
+
+/// An error and its causes on one line, as the CLI prints them.
+fn anyhow_like(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        line += &format!(": {cause}");
+        source = cause.source();
+    }
+    line
 }
 
 /// A game for walks forward: like [`Toy`], but with moves inside a heap

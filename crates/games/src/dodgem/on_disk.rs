@@ -7,7 +7,7 @@ use solved_engine::table::{Packed, TableKey};
 use std::time::Duration;
 
 use solved_engine::units::{
-    LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitValues,
+    LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitTable,
     Units, reach_by_units,
 };
 use solved_engine::{
@@ -34,8 +34,7 @@ pub struct UnitFigures {
 /// The unit files of one board, open for probing.
 #[derive(Debug)]
 pub struct DodgemUnits {
-    files: UnitFiles,
-    tables: Vec<Table<UnitValues>>,
+    tables: Vec<UnitTable>,
 }
 
 impl Dodgem {
@@ -92,7 +91,7 @@ impl Dodgem {
                 let tally = reached.par_fold(
                     Tally::default,
                     |mut tally, idx| {
-                        tally.add(values.get(idx / 2).unpack());
+                        tally.add(values.value(idx / 2));
                         tally
                     },
                     Tally::merge,
@@ -179,7 +178,7 @@ impl DodgemUnits {
     pub fn open(game: &Dodgem, store: &TableStore) -> Result<DodgemUnits, TableError> {
         let files = game.unit_files(store);
         let tables = (0..game.unit_index().units().len()).map(|unit| files.open(unit)).collect::<Result<_, _>>()?;
-        Ok(DodgemUnits { files, tables })
+        Ok(DodgemUnits { tables })
     }
 
     /// What the units hold, Blue to move, one position per mirror pair.
@@ -228,7 +227,7 @@ impl DodgemUnits {
 
     /// The bytes the unit files take on disk.
     pub fn stored_bytes(&self) -> u64 {
-        self.tables.iter().map(Table::stored_len).sum()
+        self.tables.iter().map(UnitTable::stored_len).sum()
     }
 
     /// The value of `pos`, reading one block of one unit.
@@ -238,7 +237,7 @@ impl DodgemUnits {
     /// [`TableError`] if the block cannot be read or is corrupt.
     pub fn value(&self, game: &Dodgem, pos: &Position) -> Result<Value, TableError> {
         let (unit, idx) = game.locate(pos);
-        self.files.probe(&self.tables[unit], idx)
+        self.tables[unit].value(idx)
     }
 
     /// Every legal move at `pos` with its value for the mover and the

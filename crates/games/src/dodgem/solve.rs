@@ -260,10 +260,10 @@ impl Dodgem {
             .map(|piece| {
                 let mut count = 0;
                 self.for_each_in_unit(unit, piece << 16..((piece + 1) << 16).min(len), |idx, pos| {
-                    if matches!(values.get(idx).unpack(), Value::Loss(_)) && !pos.is_empty() {
+                    if matches!(values.value(idx), Value::Loss(_)) && !pos.is_empty() {
                         let (other, at) = Units::locate(self, &pos.with_turn(Player::Red));
                         debug_assert_eq!(other, unit, "a position's other side to move is in its unit");
-                        count += u64::from(matches!(values.get(at).unpack(), Value::Loss(_)));
+                        count += u64::from(matches!(values.value(at), Value::Loss(_)));
                     }
                 });
                 count

@@ -17,7 +17,7 @@ fn all_games() -> Vec<Dodgem> {
 fn solved(game: &Dodgem) -> Vec<Value> {
     let solution = game.solve_by_units(&Silent).unwrap();
     let every = EveryPosition(game);
-    (0..every.position_count()).map(|idx| solution.get(game.index(&every.unindex(idx))).unpack()).collect()
+    (0..every.position_count()).map(|idx| solution.value(game.index(&every.unindex(idx)))).collect()
 }
 
 #[test]

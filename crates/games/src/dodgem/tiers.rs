@@ -144,7 +144,7 @@ pub fn same_values(
         let range = piece << 16..((piece + 1) << 16).min(count);
         range.into_iter().find_map(|idx| {
             let pos = tiers.unindex(idx);
-            (by_units.probe(game.index(&pos)) != by_tiers.get(idx).unpack()).then_some(pos)
+            (by_units.probe(game.index(&pos)) != by_tiers.value(idx)).then_some(pos)
         })
     });
     first_bad.map_or(Ok(count), Err)

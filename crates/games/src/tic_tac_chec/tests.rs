@@ -407,7 +407,7 @@ fn the_opening_solved_through_the_solver_glue_agrees_with_the_plain_rules() {
                     let child = pos.play_unchecked(m);
                     let real = game.index(&child);
                     let value = if cut.kept.contains(&real) {
-                        solution.get(cut.map(real)).unpack()
+                        solution.value(cut.map(real))
                     } else {
                         CutOpening::stand_in(real % CutOpening::STAND_INS)
                     };
@@ -415,7 +415,7 @@ fn the_opening_solved_through_the_solver_glue_agrees_with_the_plain_rules() {
                 })
                 .max()
                 .expect("no opening position is over");
-            let solved = solution.get(idx).unpack();
+            let solved = solution.value(idx);
             assert_eq!(solved, implied, "{pos} under {rule:?}");
             seen[match solved {
                 Value::Win(_) => 0,
