@@ -47,7 +47,7 @@ mod state;
 
 use std::io;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -163,6 +163,13 @@ impl Solution {
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
         assert!(!self.wide, "only a solution of bytes is written word by word");
         &mut self.words
+    }
+
+    /// The code of position `idx` of a solution of bytes, without asking.
+    #[inline]
+    pub(crate) fn byte(&self, idx: u64) -> u8 {
+        debug_assert!(!self.wide);
+        cell_of(self.words[(idx / 8) as usize], idx)
     }
 
     /// The code of position `idx`, as a [`WideValue`] stores it.
@@ -442,13 +449,45 @@ pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     wide_first: bool,
     progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
+    let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
     if !wide_first {
-        match solve_alone_in::<G, E, u8>(game, earlier, chunk, progress) {
+        match solve_alone_in::<G, E, u8>(game, earlier, chunk, &first) {
             Err(SolveError::DistanceOverflow { .. }) => {}
             solved => return solved,
         }
     }
-    solve_alone_in::<G, E, u16>(game, earlier, chunk, progress)
+    let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
+    solve_alone_in::<G, E, u16>(game, earlier, chunk, &second)
+}
+
+/// The progress of one try at a solve, which passes on only the work
+/// beyond the first `skip` units (what an earlier try reported), so that
+/// a bar counts the positions once however often they are solved.
+struct Tried<'a> {
+    progress: &'a dyn Progress,
+    skip: AtomicU64,
+    passed: AtomicU64,
+}
+
+impl Progress for Tried<'_> {
+    fn stage(&self, name: &str) {
+        self.progress.stage(name);
+    }
+
+    fn note(&self, message: &str) {
+        self.progress.note(message);
+    }
+
+    fn advance(&self, units: u64) {
+        let skipped = self.skip.fetch_update(Relaxed, Relaxed, |skip| Some(skip.saturating_sub(units)));
+        let passed = units.saturating_sub(skipped.expect("the update always gives a value"));
+        self.passed.fetch_add(passed, Relaxed);
+        self.progress.advance(passed);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.progress.should_stop()
+    }
 }
 
 fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell>(
@@ -699,10 +738,12 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
-                    let plies = unpack(code).plies().unwrap_or_default().0;
-                    // Longer distances are pending everywhere (see `Pending`).
-                    if !self.codes.is_counter(code) && plies < 128 {
-                        decided |= 1 << plies;
+                    if !self.codes.is_counter(code) {
+                        let plies = unpack(code).plies().unwrap_or_default().0;
+                        // Longer distances are pending everywhere (see `Pending`).
+                        if plies < 128 {
+                            decided |= 1 << plies;
+                        }
                     }
                     scratch.codes.push(code);
                 }

@@ -250,9 +250,13 @@ fn solve_unit<G: Units>(
     let own_bytes = if wide { 2 * unit.len } else { unit.len };
     let held = own_bytes + dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
-    let values =
-        retrograde::solve_alone(&one, &DependencyValues::new(&dependencies), chunk_for(unit.len), wide, progress)
-            .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+    let chunk = chunk_for(unit.len);
+    let values = if wide {
+        retrograde::solve_alone(&one, &DependencyValues::<true>::new(&dependencies), chunk, true, progress)
+    } else {
+        retrograde::solve_alone(&one, &DependencyValues::<false>::new(&dependencies), chunk, false, progress)
+    }
+    .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
     let values = Arc::new(values);
     drop(dependencies);
     let facts =

@@ -76,23 +76,28 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
     }
 }
 
-/// The values of the units one unit depends on, in its order.
-pub(super) struct DependencyValues<'a> {
+/// The values of the units one unit depends on, in its order; `ANY_WIDE`
+/// if some are two bytes a position. (Most units have none: their lookups,
+/// the solver's hottest loads, then read a byte without asking its width.)
+pub(super) struct DependencyValues<'a, const ANY_WIDE: bool> {
     units: &'a [Arc<Solution>],
 }
 
-impl<'a> DependencyValues<'a> {
-    pub(super) fn new(units: &'a [Arc<Solution>]) -> DependencyValues<'a> {
+impl<'a, const ANY_WIDE: bool> DependencyValues<'a, ANY_WIDE> {
+    /// The values of `units`, which are two bytes a position only if `ANY_WIDE`.
+    pub(super) fn new(units: &'a [Arc<Solution>]) -> DependencyValues<'a, ANY_WIDE> {
+        assert!(ANY_WIDE || units.iter().all(|u| !u.is_wide()), "a unit of two bytes a position among bytes");
         DependencyValues { units }
     }
 
     #[inline]
     fn code(&self, child: u64) -> u16 {
-        self.units[(child / MAX_UNIT_LEN - 1) as usize].code(child % MAX_UNIT_LEN)
+        let unit = &self.units[(child / MAX_UNIT_LEN - 1) as usize];
+        if ANY_WIDE { unit.code(child % MAX_UNIT_LEN) } else { u16::from(unit.byte(child % MAX_UNIT_LEN)) }
     }
 }
 
-impl Earlier for DependencyValues<'_> {
+impl<const ANY_WIDE: bool> Earlier for DependencyValues<'_, ANY_WIDE> {
     fn touch(&self, indices: impl Iterator<Item = u64>) {
         let mut any = 0;
         for child in indices {
