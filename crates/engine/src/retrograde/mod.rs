@@ -859,7 +859,12 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
 
     /// Tells the parents of `batch` (positions decided at distance `plies`,
     /// flagged when they are wins) what they now know.
-    fn propagate_batch(&self, batch: &[(u64, bool, G::Position)], layer: Layer<C>, scratch: &mut Scratch<G::Position, C>) {
+    fn propagate_batch(
+        &self,
+        batch: &[(u64, bool, G::Position)],
+        layer: Layer<C>,
+        scratch: &mut Scratch<G::Position, C>,
+    ) {
         scratch.parents.clear();
         for &(_, is_win, pos) in batch {
             self.game.for_each_parent(&pos, |parent, pos| scratch.parents.push((parent, pos, is_win)));

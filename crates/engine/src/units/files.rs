@@ -149,17 +149,17 @@ impl UnitTable {
     /// Every value of a unit of `len` positions, read in pieces of whole
     /// blocks in parallel.
     fn load(&self, len: u64) -> Result<Solution, TableError> {
-        let (width, read): (u64, &(dyn Fn(u64, &mut [u8]) -> Result<(), TableError> + Sync)) = match self {
-            UnitTable::Narrow(table) => (1, &|offset, out| table.read_payload(offset, out)),
-            UnitTable::Wide(table) => (2, &|offset, out| table.read_payload(offset, out)),
-        };
-        let bytes_len = width * len;
+        let wide = matches!(self, UnitTable::Wide(_));
+        let bytes_len = if wide { 2 * len } else { len };
         let mut words = vec![0u64; bytes_len.div_ceil(8) as usize];
         let piece = 16 * BLOCK_LEN as usize;
         words.par_chunks_mut(piece / 8).enumerate().try_for_each(|(i, out)| {
             let start = (i * piece) as u64;
             let mut bytes = vec![0u8; (bytes_len - start).min(piece as u64) as usize];
-            read(start, &mut bytes)?;
+            match self {
+                UnitTable::Narrow(table) => table.read_payload(start, &mut bytes)?,
+                UnitTable::Wide(table) => table.read_payload(start, &mut bytes)?,
+            }
             for (word, eight) in out.iter_mut().zip(bytes.chunks(8)) {
                 let mut full = [0u8; 8];
                 full[..eight.len()].copy_from_slice(eight);
@@ -167,7 +167,7 @@ impl UnitTable {
             }
             Ok::<(), TableError>(())
         })?;
-        Ok(if width == 2 { Solution::from_wide_words(words, len) } else { Solution::from_words(words, len) })
+        Ok(if wide { Solution::from_wide_words(words, len) } else { Solution::from_words(words, len) })
     }
 }
 

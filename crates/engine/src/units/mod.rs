@@ -175,13 +175,23 @@ pub struct UnitReport {
 #[derive(Clone, Debug)]
 pub struct UnitSolver {
     budget: u64,
+    two_bytes_wide: bool,
 }
 
 impl UnitSolver {
     /// Keeps at most `budget` bytes of unit values in memory, beyond what
     /// the unit being solved and its dependencies need.
     pub fn new(budget: u64) -> UnitSolver {
-        UnitSolver { budget }
+        UnitSolver { budget, two_bytes_wide: false }
+    }
+
+    /// Solves every unit with two bytes a position, as the units whose
+    /// distances outgrow a byte are: a check of that path on a game whose
+    /// distances fit a byte, which must leave the same files (a unit is
+    /// stored a byte wide whenever its values fit).
+    #[must_use]
+    pub fn two_bytes_wide(self) -> UnitSolver {
+        UnitSolver { two_bytes_wide: true, ..self }
     }
 
     /// Solves every unit of `game` that `store` does not hold yet, in
@@ -219,7 +229,7 @@ impl UnitSolver {
                 reported = done * 100 / total.max(1);
                 progress.stage(&format!("unit {} of {}", number + 1, units.len()));
             }
-            let held = solve_unit(game, &units, number, store, &mut kept, progress)?;
+            let held = solve_unit(game, &units, number, store, &mut kept, self.two_bytes_wide, progress)?;
             report.peak_bytes = report.peak_bytes.max(held);
             report.solved += 1;
         }
@@ -229,13 +239,15 @@ impl UnitSolver {
 
 /// Solves unit `number` of `units` and saves it, reading the units it
 /// depends on from `kept` or else from `store`, and keeping it there for
-/// the units that read it. Returns the bytes of values held meanwhile.
+/// the units that read it; two bytes a position from the start if
+/// `two_bytes_wide`. Returns the bytes of values held meanwhile.
 fn solve_unit<G: Units>(
     game: &G,
     units: &[Unit],
     number: usize,
     store: &dyn UnitStore,
     kept: &mut Kept,
+    two_bytes_wide: bool,
     progress: &dyn Progress,
 ) -> Result<u64, UnitSolveError> {
     let unit = &units[number];
@@ -246,7 +258,7 @@ fn solve_unit<G: Units>(
         .collect::<Result<Vec<_>, _>>()?;
     // Long distances lead to longer ones: a unit moving into a unit of two
     // bytes a position is solved that wide at once.
-    let wide = dependencies.iter().any(|d| d.is_wide());
+    let wide = two_bytes_wide || dependencies.iter().any(|d| d.is_wide());
     let own_bytes = if wide { 2 * unit.len } else { unit.len };
     let held = own_bytes + dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };

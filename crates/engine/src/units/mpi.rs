@@ -150,7 +150,7 @@ fn work<G: Units>(
         match message.as_slice() {
             &[SOLVE, unit] => {
                 let unit = unit as usize;
-                if let Err(error) = solve_unit(game, units, unit, store, &mut kept, &StopOnly(progress)) {
+                if let Err(error) = solve_unit(game, units, unit, store, &mut kept, false, &StopOnly(progress)) {
                     manager.send(&[FAILED, unit as u64][..]);
                     return Err(error);
                 }

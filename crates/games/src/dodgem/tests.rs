@@ -594,3 +594,19 @@ fn a_sample_audit_of_unit_files_passes_and_catches_a_wrong_value() {
     assert_eq!(missing.len(), 1);
     assert_eq!((missing[0].ours.as_str(), &missing[0].verdict), ("not solved", &Verdict::NotYetReachable));
 }
+
+#[test]
+fn units_solved_two_bytes_wide_leave_the_same_files() {
+    for objective in [Objective::Normal, Objective::Misere] {
+        let game = game(4, objective);
+        let (narrow, wide) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let narrow = game.unit_files(&solved_engine::TableStore::new(narrow.path()));
+        let wide = game.unit_files(&solved_engine::TableStore::new(wide.path()));
+        game.solve_to_files(&narrow, 0, &Silent).unwrap();
+        solved_engine::units::UnitSolver::new(0).two_bytes_wide().solve(&game, &wide, &Silent).unwrap();
+        for unit in 0..game.unit_index().units().len() {
+            let (a, b) = (std::fs::read(narrow.path(unit)).unwrap(), std::fs::read(wide.path(unit)).unwrap());
+            assert!(a == b, "unit {unit} of 4x4 {objective:?} differs");
+        }
+    }
+}
