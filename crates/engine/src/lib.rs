@@ -8,7 +8,8 @@
 //! predecessors). [`retrograde::solve`] turns such a game into a
 //! [`Solution`]: one [`PackedValue`] byte per position; a game too large
 //! for that splits into [`units`], solved one at a time (or over MPI) into
-//! compressed files. A game of scoring
+//! compressed files, two bytes a position ([`WideValue`]) for the units
+//! whose distances a byte cannot hold. A game of scoring
 //! moves that each set one bit goes to [`sweep::solve`] instead, which
 //! gives one margin per state. [`table`] writes either to disk with a header
 //! and a checksum, as a [`Table`] whose type says how its values are

@@ -20,9 +20,10 @@
 //!
 //! # Memory
 //!
-//! The solver keeps exactly one byte per position. While a tier is being
-//! solved, the byte of an undecided position holds its counter in the top
-//! codes of the byte (see `Codes`) instead of a value. Sharing the byte
+//! The solver keeps exactly one cell per position, a byte unless a unit
+//! needs two (below). While a tier is being solved, the cell of an
+//! undecided position holds its counter in the top codes of the cell
+//! (see `Codes`) instead of a value. Sharing the byte
 //! halves memory and, more importantly, makes every parent update touch one
 //! cache line instead of two.
 //!
@@ -441,23 +442,24 @@ impl Earlier for Bytes {
 /// It solves with one byte per position unless `wide_first`, and again
 /// with two if a distance does not fit (see the module docs): a caller
 /// that expects long distances (its earlier values are wide) saves the
-/// first try.
+/// first try. Says, beside the solution, whether it took two bytes a
+/// position (the memory it held), even if the solution is of bytes.
 pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     game: &G,
     earlier: &E,
     chunk: u64,
     wide_first: bool,
     progress: &dyn Progress,
-) -> Result<Solution, SolveError> {
+) -> Result<(Solution, bool), SolveError> {
     let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
     if !wide_first {
         match solve_alone_in::<G, E, u8>(game, earlier, chunk, &first) {
             Err(SolveError::DistanceOverflow { .. }) => {}
-            solved => return solved,
+            solved => return solved.map(|solution| (solution, false)),
         }
     }
     let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
-    solve_alone_in::<G, E, u16>(game, earlier, chunk, &second)
+    solve_alone_in::<G, E, u16>(game, earlier, chunk, &second).map(|solution| (solution, true))
 }
 
 /// The progress of one try at a solve, which passes on only the work

@@ -9,6 +9,10 @@
 //! depends on; then its values are written to a [`UnitStore`] and it is
 //! never touched again.
 //!
+//! A unit whose distances outgrow a byte is solved again, and stored, with
+//! two bytes a position; the units that read it are solved that wide from
+//! the start. Every other unit keeps one byte a position.
+//!
 //! That makes a solve resumable at unit granularity (a unit is on disk
 //! whole or not at all, since every file is written atomically) and bounds
 //! its memory by the largest unit and its dependencies rather than by the
@@ -259,16 +263,16 @@ fn solve_unit<G: Units>(
     // Long distances lead to longer ones: a unit moving into a unit of two
     // bytes a position is solved that wide at once.
     let wide = two_bytes_wide || dependencies.iter().any(|d| d.is_wide());
-    let own_bytes = if wide { 2 * unit.len } else { unit.len };
-    let held = own_bytes + dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
+    let read = dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
     let chunk = chunk_for(unit.len);
-    let values = if wide {
+    let (values, solved_wide) = if wide {
         retrograde::solve_alone(&one, &DependencyValues::<true>::new(&dependencies), chunk, true, progress)
     } else {
         retrograde::solve_alone(&one, &DependencyValues::<false>::new(&dependencies), chunk, false, progress)
     }
     .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+    let held = read + if solved_wide { 2 * unit.len } else { unit.len };
     let values = Arc::new(values);
     drop(dependencies);
     let facts =
