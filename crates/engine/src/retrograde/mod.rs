@@ -53,7 +53,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use self::pending::Pending;
+use self::pending::{Distances, MASKED, Pending};
 use self::state::SolverState;
 use crate::bytes::{Bytes, Cell, Cells, cell_of};
 use crate::game::{Expansion, TieredRetrograde};
@@ -728,7 +728,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
             scratch.codes.clear();
             let mut next = chunk.start;
             // The distances decided in this chunk, as bits.
-            let mut decided = 0u128;
+            let mut decided = Distances::default();
             while next < chunk.end {
                 let batch = next..(next + BATCH as u64).min(chunk.end);
                 next = batch.end;
@@ -743,15 +743,15 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
                     if !self.codes.is_counter(code) {
                         let plies = unpack(code).plies().unwrap_or_default().0;
                         // Longer distances are pending everywhere (see `Pending`).
-                        if plies < 128 {
-                            decided |= 1 << plies;
+                        if plies < MASKED {
+                            decided[usize::from(plies / 64)] |= 1 << (plies % 64);
                         }
                     }
                     scratch.codes.push(code);
                 }
             }
             self.bytes.or_cells(chunk.start, &scratch.codes);
-            self.pending.mark_all(chunk.start, decided);
+            self.pending.mark_all(chunk.start, &decided);
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
             Ok(())
