@@ -113,18 +113,6 @@ impl UnitTable {
         }
     }
 
-    /// Reads and checks every block.
-    ///
-    /// # Errors
-    ///
-    /// [`TableError`] for the first block that cannot be read or is corrupt.
-    pub fn check_all(&self) -> Result<(), TableError> {
-        match self {
-            UnitTable::Narrow(table) => table.check_all(),
-            UnitTable::Wide(table) => table.check_all(),
-        }
-    }
-
     /// The value of position `idx`, reading one block.
     ///
     /// # Errors
