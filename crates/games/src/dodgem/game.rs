@@ -132,8 +132,9 @@ pub struct UnitOptions {
 }
 
 /// Memory for finished units unless `--memory` says otherwise: well under
-/// what a machine of 8 GB has, beside the largest 6×6 unit and its
-/// dependencies (4.5 GB at most).
+/// what a machine of 16 GB has, beside the largest 6×6 unit and its
+/// dependencies (4.5 GB at most a byte a position, twice that where the
+/// longest games need two).
 const DEFAULT_BUDGET_GB: f64 = 1.0;
 
 /// What `--units` and `--memory` ask of a solve of `game`: boards past
