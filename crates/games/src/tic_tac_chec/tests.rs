@@ -482,3 +482,15 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn the_line_table_agrees_with_the_lines_on_every_set_of_squares() {
+    let mut holding = 0;
+    for occupied in 0..=u16::MAX {
+        let expected = LINES.iter().any(|&line| occupied & line == line);
+        assert_eq!(complete_line(occupied), expected, "{occupied:#06x}");
+        holding += usize::from(expected);
+    }
+    // Each line with any of the other twelve squares, less the overlaps.
+    assert!(holding > 10 * 4096 / 2 && holding < 10 * 4096, "{holding}");
+}
