@@ -45,22 +45,12 @@ impl PackedValue {
     /// assert_eq!(PackedValue::pack(Value::Win(Plies(200))), None);
     /// ```
     pub fn pack(value: Value) -> Option<PackedValue> {
-        let byte = match value {
-            Value::Draw => 0,
-            Value::Win(Plies(d)) if d <= 127 => 2 * d + 1,
-            Value::Loss(Plies(d)) if d <= 126 => 2 * d + 2,
-            _ => return None,
-        };
-        Some(PackedValue(byte as u8))
+        WideValue::pack(value)?.narrow()
     }
 
     /// The value this byte stands for.
     pub fn unpack(self) -> Value {
-        match self.0 {
-            0 => Value::Draw,
-            b if b % 2 == 1 => Value::Win(Plies(u16::from(b - 1) / 2)),
-            b => Value::Loss(Plies(u16::from(b - 2) / 2)),
-        }
+        self.widen().unpack()
     }
 
     /// Reinterprets a stored byte. Every byte is a valid code.
