@@ -8,6 +8,37 @@
 //!
 //! Squares are bits `rank * n + file` of a `u64`, so moves are shifts.
 
+/// `$body` with `$N` a constant equal to the board size `$n`, so that the
+/// numbering's hottest loops, compiled once per size, unroll and fold
+/// their shifts and strides. The match always goes the same way.
+macro_rules! for_size {
+    ($n:expr, $N:ident => $body:expr) => {
+        match $n {
+            2 => {
+                const $N: usize = 2;
+                $body
+            }
+            3 => {
+                const $N: usize = 3;
+                $body
+            }
+            4 => {
+                const $N: usize = 4;
+                $body
+            }
+            5 => {
+                const $N: usize = 5;
+                $body
+            }
+            6 => {
+                const $N: usize = 6;
+                $body
+            }
+            n => unreachable!("a {n}x{n} board was made"),
+        }
+    };
+}
+
 mod claims;
 mod game;
 mod index;

@@ -16,9 +16,10 @@ use super::MAX_SIZE;
 
 const MAX_N: usize = MAX_SIZE as usize;
 
-/// Ways to choose `k` of `f` squares, `f, k ≤ MAX_N`.
-const BINOMIALS: [[u32; MAX_N + 1]; MAX_N + 1] = {
-    let mut table = [[0; MAX_N + 1]; MAX_N + 1];
+/// Ways to choose `k` of `f` squares, `f, k ≤ MAX_N`, in a table of
+/// eight by eight so that an index masked to three bits needs no check.
+const BINOMIALS: [[u32; 8]; 8] = {
+    let mut table = [[0; 8]; 8];
     let mut f = 0;
     while f <= MAX_N {
         table[f][0] = 1;
@@ -37,10 +38,8 @@ const BINOMIALS: [[u32; MAX_N + 1]; MAX_N + 1] = {
 pub(super) struct Reds {
     n: usize,
     row: u64,
-    /// `n^y`, for count vector codes `Σ ρ_y n^y`.
-    powers: [usize; MAX_N],
-    /// The number of each count vector code with at most `n − 1` cars, else
-    /// `u16::MAX`.
+    /// The number of each count vector code `Σ ρ_y n^y` with at most
+    /// `n − 1` cars, else `u16::MAX`.
     numbers: Vec<u16>,
     /// Each numbered count vector.
     vectors: Vec<[u8; MAX_N]>,
@@ -52,8 +51,9 @@ pub(super) struct Reds {
     /// For each `(r, sy)`: its count vectors, in order.
     lists: Vec<Vec<u16>>,
     /// The colex rank of a rank's Red cars among its free squares, at
-    /// `free << n | red`.
-    pattern_ranks: Vec<u8>,
+    /// `free << n | red`: sized for the largest board, so that an index
+    /// masked to its bits needs no check.
+    pattern_ranks: Box<[u8; PATTERN_RANKS]>,
     /// The Red cars of each rank, at `(free * (n + 1) + k) * 20 + rank`.
     patterns: Vec<u8>,
     max_sum: usize,
@@ -61,6 +61,10 @@ pub(super) struct Reds {
 
 /// The most `k`-subsets of at most six squares: `C(6, 3)`.
 const MOST_PATTERNS: usize = 20;
+
+/// Entries of the pattern ranks: the free squares and the Red cars of a
+/// rank of the largest board.
+const PATTERN_RANKS: usize = 1 << (2 * MAX_N);
 
 impl Reds {
     pub(super) fn new(size: u8) -> Reds {
@@ -107,7 +111,7 @@ impl Reds {
                 totals[profile * n * sums + list_number] = start;
             }
         }
-        let mut pattern_ranks = vec![0u8; 1 << (2 * n)];
+        let mut pattern_ranks = Box::new([0u8; PATTERN_RANKS]);
         let mut patterns = vec![0u8; (1 << n) * (n + 1) * MOST_PATTERNS];
         for free in 0..1usize << n {
             let bits: Vec<usize> = (0..n).filter(|b| free & 1 << b != 0).collect();
@@ -121,14 +125,22 @@ impl Reds {
                 }
             }
         }
-        Reds { n, row: (1 << n) - 1, powers, numbers, vectors, groups, totals, lists, pattern_ranks, patterns, max_sum }
+        Reds { n, row: (1 << n) - 1, numbers, vectors, groups, totals, lists, pattern_ranks, patterns, max_sum }
     }
 
     /// The number of the count vector of `cars`, Blue's profile included.
     #[inline]
     pub(super) fn vector_number(&self, cars: u64) -> usize {
-        let code: usize =
-            (0..self.n).map(|y| ((cars >> (y * self.n)) & self.row).count_ones() as usize * self.powers[y]).sum();
+        for_size!(self.n, N => self.vector_number_on::<N>(cars))
+    }
+
+    /// [`vector_number`](Self::vector_number) with the size known when
+    /// compiling: the loop over the ranks unrolled, its shifts constant.
+    #[inline(always)]
+    pub(super) fn vector_number_on<const N: usize>(&self, cars: u64) -> usize {
+        debug_assert_eq!(N, self.n);
+        let row = (1 << N) - 1;
+        let code: usize = (0..N).map(|y| ((cars >> (y * N)) & row).count_ones() as usize * N.pow(y as u32)).sum();
         usize::from(self.numbers[code])
     }
 
@@ -141,17 +153,21 @@ impl Reds {
 
     /// The number of `red` among the placements that go with `blue` (of
     /// this profile) and have its cars and rank sum.
-    #[inline]
-    pub(super) fn rank(&self, profile: usize, blue: u64, red: u64) -> u32 {
-        let n = self.n;
+    ///
+    /// The solver's hottest arithmetic: every child and parent is numbered
+    /// here, so it is compiled for each board size `N`, unrolled.
+    #[inline(always)]
+    pub(super) fn rank_on<const N: usize>(&self, profile: usize, blue: u64, red: u64) -> u32 {
+        debug_assert_eq!(N, self.n);
+        let row = (1 << N) - 1;
         let (mut code, mut rank, mut radix) = (0, 0, 1);
-        for y in 0..n {
-            let free = (!blue >> (y * n)) & self.row;
-            let cars = (red >> (y * n)) & self.row;
+        for y in 0..N {
+            let free = (!blue >> (y * N)) & row;
+            let cars = (red >> (y * N)) & row;
             let k = cars.count_ones() as usize;
-            code += k * self.powers[y];
-            rank += u32::from(self.pattern_ranks[(free << n | cars) as usize]) * radix;
-            radix *= BINOMIALS[free.count_ones() as usize][k];
+            code += k * N.pow(y as u32);
+            rank += u32::from(self.pattern_ranks[(free << N | cars) as usize & (PATTERN_RANKS - 1)]) * radix;
+            radix *= BINOMIALS[free.count_ones() as usize & 7][k & 7];
         }
         let group = usize::from(self.numbers[code]);
         self.groups[profile * self.vectors.len() + group].0 + rank
@@ -217,10 +233,27 @@ impl Reds {
     }
 
     /// The Red cars numbered `rank` among the placements with `red` cars and
-    /// rank sum `red_ranks` that go with `blue` (of this profile).
+    /// rank sum `red_ranks` that go with `blue` (of this profile): its group
+    /// found by bisection, then its digits one rank at a time.
     pub(super) fn unrank(&self, profile: usize, blue: u64, (red, red_ranks): (usize, usize), rank: u32) -> u64 {
-        let mut found = 0;
-        self.for_each(profile, blue, (red, red_ranks), rank..rank + 1, |_, cars| found = cars);
-        found
+        let n = self.n;
+        let groups = &self.groups[profile * self.vectors.len()..][..self.vectors.len()];
+        let list = &self.lists[red * (self.max_sum + 1) + red_ranks];
+        // Groups without placements (size 0) share their start with the next.
+        let at = list.partition_point(|&g| {
+            let (start, size) = groups[usize::from(g)];
+            start + size <= rank
+        });
+        let group = usize::from(list[at]);
+        let counts = &self.vectors[group];
+        let mut rest = rank - groups[group].0;
+        let mut cars = 0;
+        for y in 0..n {
+            let free = (!blue >> (y * n)) & self.row;
+            let radix = BINOMIALS[free.count_ones() as usize][usize::from(counts[y])];
+            cars |= self.pattern(free, counts[y].into(), rest % radix) << (y * n);
+            rest /= radix;
+        }
+        cars
     }
 }

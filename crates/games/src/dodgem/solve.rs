@@ -164,7 +164,15 @@ impl Units for Dodgem {
         vec![(super::summary::ZUGZWANGS, self.unit_zugzwangs(unit, values))]
     }
 
-    fn for_each_parent(&self, _: usize, pos: &Position, mut f: impl FnMut(u64, Position)) {
+    fn for_each_parent(&self, _: usize, pos: &Position, f: impl FnMut(u64, Position)) {
+        for_size!(usize::from(self.size), N => self.for_each_parent_on::<N>(pos, f));
+    }
+}
+
+impl Dodgem {
+    /// [`Units::for_each_parent`] on an `N`×`N` board.
+    #[inline(always)]
+    fn for_each_parent_on<const N: usize>(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
         // Parents have Red to move, so they are stored as their mirror
         // images: the Blue-to-move positions that reach this position's
         // mirror image by a move of Blue's. Only moves up and down stay in
@@ -183,8 +191,9 @@ impl Units for Dodgem {
             return;
         }
         // Moves up and down keep the key: every parent is in this half.
-        let units = self.unit_index();
-        let half = units.half_of(units.key(pos.cars)).expect("a position's key has its half");
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
+        let half = index.half_of(units.key(pos.cars)).expect("a position's key has its half");
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
@@ -205,9 +214,21 @@ impl Dodgem {
     /// A child has Red to move, so it is found as its mirror image: Red's
     /// cars reflected (the same for every child) become Blue's, and the
     /// moved car's reflection changes Red's.
-    fn for_each_stored_child(&self, pos: &Position, steps: &Steps, sideways: bool, mut f: impl FnMut(usize, u64)) {
+    fn for_each_stored_child(&self, pos: &Position, steps: &Steps, sideways: bool, f: impl FnMut(usize, u64)) {
+        for_size!(usize::from(self.size), N => self.for_each_stored_child_on::<N>(pos, steps, sideways, f));
+    }
+
+    #[inline(always)]
+    fn for_each_stored_child_on<const N: usize>(
+        &self,
+        pos: &Position,
+        steps: &Steps,
+        sideways: bool,
+        mut f: impl FnMut(usize, u64),
+    ) {
         let [right, up, down] = steps.targets;
-        let units = self.unit_index();
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
         let key = units.key(pos.cars);
         let blue = units.blue_part(self.transpose.apply(pos.cars.red));
         let red = self.transpose.apply(pos.cars.blue);
@@ -217,13 +238,13 @@ impl Dodgem {
             f(unit, idx);
         };
         if right != 0 {
-            let half = units.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
+            let half = index.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
             for target in bits(right) {
                 child(half, target - 1, Some(target));
             }
         }
         if steps.exits != 0 {
-            let leaving = key.after_leaving(self.size - 1).and_then(|k| units.half_of(k));
+            let leaving = key.after_leaving(self.size - 1).and_then(|k| index.half_of(k));
             let half = leaving.expect("a car leaving has a unit to go to");
             for exit in bits(steps.exits) {
                 child(half, exit, None);
@@ -232,7 +253,7 @@ impl Dodgem {
         if sideways && up | down != 0 {
             // Moves up and down keep the sums: the child's mirror image is
             // in the mirror half.
-            let half = units.half_of(key.mirror()).expect("a position's key has its half");
+            let half = index.half_of(key.mirror()).expect("a position's key has its half");
             let n = u32::from(self.size);
             for target in bits(up) {
                 child(half, target - n, Some(target));

@@ -110,8 +110,6 @@ pub struct UnitIndex {
     /// Where each unit starts when the units are put one after another,
     /// and one more entry for the end.
     starts: Vec<u64>,
-    rows: [u64; MAX_SIZE as usize],
-    columns: [u64; MAX_SIZE as usize],
     /// The file of each square: looked up, since a division by the size
     /// in the ranking of every child and parent cost more than its table.
     file_of: [u8; 64],
@@ -119,18 +117,39 @@ pub struct UnitIndex {
 
 const NO_HALF: u32 = u32::MAX;
 
+/// For each bit of a file (`by_rank` false) or a rank number, the squares
+/// of an `N`×`N` board where it is set.
+const fn squares_by_bit<const N: usize>(by_rank: bool) -> [u64; 3] {
+    let mut masks = [0; 3];
+    let mut square = 0;
+    while square < N * N {
+        let number = if by_rank { square / N } else { square % N };
+        let mut bit = 0;
+        while bit < 3 {
+            if number >> bit & 1 == 1 {
+                masks[bit] |= 1 << square;
+            }
+            bit += 1;
+        }
+        square += 1;
+    }
+    masks
+}
+
+/// The sum over `cars` of their files (or ranks), as a count per bit of
+/// the file rather than a count per file: three counts, not `N − 1`.
+#[inline(always)]
+fn weighted_count<const N: usize>(cars: u64, by_rank: bool) -> usize {
+    let masks = if by_rank { const { squares_by_bit::<N>(true) } } else { const { squares_by_bit::<N>(false) } };
+    masks.iter().enumerate().map(|(bit, &mask)| ((cars & mask).count_ones() as usize) << bit).sum()
+}
+
 impl UnitIndex {
     /// The units of the `size`×`size` board.
     pub(super) fn new(size: u8) -> UnitIndex {
         let n = usize::from(size);
         let squares = (n * n) as u32;
         let max_sum = (n - 1) * (n - 1);
-        let mut rows = [0u64; MAX_SIZE as usize];
-        let mut columns = [0u64; MAX_SIZE as usize];
-        for i in 0..n {
-            rows[i] = ((1u64 << n) - 1) << (i * n);
-            columns[i] = (0..n).fold(0, |m, y| m | 1 << (y * n + i));
-        }
         let mut index = UnitIndex {
             size,
             squares,
@@ -143,8 +162,6 @@ impl UnitIndex {
             unit_halves: Vec::new(),
             units: Vec::new(),
             starts: Vec::new(),
-            rows,
-            columns,
             file_of: std::array::from_fn(|square| (square % n) as u8),
         };
         index.count_blue_sets();
@@ -155,11 +172,6 @@ impl UnitIndex {
 
     fn n(&self) -> usize {
         usize::from(self.size)
-    }
-
-    #[inline]
-    fn blue_sets_at(&self, p: u32, k: usize, s: usize) -> u32 {
-        self.blue_sets[(p as usize * (MAX_CARS + 1) + k) * (self.max_sum + 1) + s]
     }
 
     fn count_blue_sets(&mut self) {
@@ -187,11 +199,7 @@ impl UnitIndex {
     }
 
     fn file_sum(&self, cars: u64) -> usize {
-        (1..self.n()).map(|x| x * (cars & self.columns[x]).count_ones() as usize).sum()
-    }
-
-    fn rank_sum(&self, cars: u64) -> usize {
-        (1..self.n()).map(|y| y * (cars & self.rows[y]).count_ones() as usize).sum()
+        for_size!(self.n(), N => weighted_count::<N>(cars, false))
     }
 
     fn list_classes(&mut self) {
@@ -203,7 +211,11 @@ impl UnitIndex {
             }
         }
         // Subsets come in colex order already; the ranks must agree.
-        debug_assert!(classes.iter().all(|c| c.iter().enumerate().all(|(i, &s)| self.rank_blue(s) == i as u32)));
+        debug_assert!(classes.iter().all(|c| {
+            c.iter()
+                .enumerate()
+                .all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().blue_part(s).rank == i as u32))
+        }));
         self.classes = classes;
     }
 
@@ -326,50 +338,24 @@ impl UnitIndex {
         self.starts.partition_point(|&s| s <= idx) - 1
     }
 
+    /// The numbering with the board size known when compiling, for the
+    /// solver's loops: see [`OfSize`].
+    #[inline(always)]
+    pub(super) fn of_size<const N: usize>(&self) -> OfSize<'_, N> {
+        debug_assert_eq!(N, self.n());
+        OfSize(self)
+    }
+
     /// The key of a Blue-to-move position.
     #[inline]
     pub fn key(&self, cars: ByPlayer<u64>) -> Key {
-        Key {
-            blue: cars.blue.count_ones() as u8,
-            red: cars.red.count_ones() as u8,
-            blue_files: self.file_sum(cars.blue) as u8,
-            red_ranks: self.rank_sum(cars.red) as u8,
-        }
-    }
-
-    /// The colex rank of `blue` among the Blue sets of its size and file sum.
-    #[inline]
-    fn rank_blue(&self, blue: u64) -> u32 {
-        let (mut rank, mut sum, mut rest) = (0, 0, blue);
-        for k in 1..=blue.count_ones() as usize {
-            let square = rest.trailing_zeros();
-            rest &= rest - 1;
-            sum += usize::from(self.file_of[square as usize]);
-            rank += self.blue_sets_at(square, k, sum);
-        }
-        rank
+        for_size!(self.n(), N => self.of_size::<N>().key(cars))
     }
 
     /// The unit of a Blue-to-move position and its number there.
     #[inline]
     pub fn locate(&self, cars: ByPlayer<u64>) -> (usize, u64) {
-        let half = self.half_of(self.key(cars)).expect("every legal placement has a unit");
-        self.locate_in(half, &self.blue_part(cars.blue), cars.red)
-    }
-
-    /// What the numbers of positions with these Blue cars share.
-    #[inline]
-    pub(super) fn blue_part(&self, blue: u64) -> BluePart {
-        BluePart { blue, rank: self.rank_blue(blue), profile: self.reds.vector_number(blue) }
-    }
-
-    /// The unit and number of the position of `half` with `blue`'s cars
-    /// and `red`.
-    #[inline]
-    pub(super) fn locate_in(&self, half: usize, blue: &BluePart, red: u64) -> (usize, u64) {
-        let half = &self.halves[half];
-        let local = self.offsets(half)[blue.rank as usize] + self.reds.rank(blue.profile, blue.blue, red);
-        (half.unit as usize, half.start + u64::from(local))
+        for_size!(self.n(), N => self.of_size::<N>().locate(cars))
     }
 
     fn halves_of(&self, unit: usize) -> impl Iterator<Item = &Half> {
@@ -416,6 +402,62 @@ impl UnitIndex {
     }
 }
 
+/// The numbering of an `N`×`N` board's units, `N` known when compiling:
+/// the loops over ranks and files unroll and their strides fold. A caller
+/// picks the size once (with `for_size!`) for a whole position's children
+/// or parents, and everything they number inlines below.
+#[derive(Copy, Clone)]
+pub(super) struct OfSize<'a, const N: usize>(&'a UnitIndex);
+
+impl<const N: usize> OfSize<'_, N> {
+    /// The key of a Blue-to-move position.
+    #[inline(always)]
+    pub(super) fn key(self, cars: ByPlayer<u64>) -> Key {
+        Key {
+            blue: cars.blue.count_ones() as u8,
+            red: cars.red.count_ones() as u8,
+            blue_files: weighted_count::<N>(cars.blue, false) as u8,
+            red_ranks: weighted_count::<N>(cars.red, true) as u8,
+        }
+    }
+
+    /// The colex rank of `blue` among the Blue sets of its size and file sum.
+    #[inline(always)]
+    fn rank_blue(self, blue: u64) -> u32 {
+        let sums = (N - 1) * (N - 1) + 1;
+        let (mut rank, mut sum, mut rest) = (0, 0, blue);
+        for k in 1..=blue.count_ones() as usize {
+            let square = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            sum += usize::from(self.0.file_of[square & 63]);
+            rank += self.0.blue_sets[(square * (MAX_CARS + 1) + k) * sums + sum];
+        }
+        rank
+    }
+
+    /// The unit of a Blue-to-move position and its number there.
+    #[inline(always)]
+    pub(super) fn locate(self, cars: ByPlayer<u64>) -> (usize, u64) {
+        let half = self.0.half_of(self.key(cars)).expect("every legal placement has a unit");
+        self.locate_in(half, &self.blue_part(cars.blue), cars.red)
+    }
+
+    /// What the numbers of positions with these Blue cars share.
+    #[inline(always)]
+    pub(super) fn blue_part(self, blue: u64) -> BluePart {
+        BluePart { blue, rank: self.rank_blue(blue), profile: self.0.reds.vector_number_on::<N>(blue) }
+    }
+
+    /// The unit and number of the position of `half` with `blue`'s cars
+    /// and `red`.
+    #[inline(always)]
+    pub(super) fn locate_in(self, half: usize, blue: &BluePart, red: u64) -> (usize, u64) {
+        let half = &self.0.halves[half];
+        let local = self.0.offsets(half)[blue.rank as usize] + self.0.reds.rank_on::<N>(blue.profile, blue.blue, red);
+        (half.unit as usize, half.start + u64::from(local))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,6 +493,29 @@ mod tests {
                 .map(|(b, r)| solved_engine::binomial(n, b) * solved_engine::binomial(n - b, r))
                 .sum();
             assert_eq!(seen.len() as u64, all, "{size}x{size}");
+        }
+    }
+
+    /// The larger boards, each compiled with its own size: windows at the
+    /// start, middle and end of a spread of units number both ways alike.
+    #[test]
+    fn larger_boards_number_sampled_positions_both_ways() {
+        for size in 5..=6u8 {
+            let index = UnitIndex::new(size);
+            let units = index.units();
+            for unit in (0..units.len()).step_by(37).chain([units.len() - 1]) {
+                let len = units[unit].len;
+                for start in [0, len / 2, len.saturating_sub(300)] {
+                    let mut next = start;
+                    index.for_each(unit, start..(start + 300).min(len), |idx, cars| {
+                        assert_eq!(idx, next);
+                        next += 1;
+                        assert_eq!(index.locate(cars), (unit, idx), "{size}: {cars:?}");
+                        assert_eq!(index.unindex(unit, idx), cars);
+                    });
+                    assert_eq!(next, (start + 300).min(len), "{size}x{size} unit {unit}");
+                }
+            }
         }
     }
 }
