@@ -85,6 +85,22 @@ pub trait TieredRetrograde: DenseIndex {
         }
     }
 
+    /// Calls `f(idx, position)` for each of `indices`, which ascend and lie
+    /// in `tiers()[tier]`, in order.
+    ///
+    /// The default unindexes each; a game whose neighbouring positions
+    /// share the work of unindexing should share it.
+    fn unindex_ascending(
+        &self,
+        tier: usize,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, Self::Position),
+    ) {
+        for idx in indices {
+            f(idx, self.unindex_in_tier(tier, idx));
+        }
+    }
+
     /// An upper bound on [`Expansion::Moves::in_tier`] over all positions.
     fn max_in_tier_moves(&self) -> u8;
 

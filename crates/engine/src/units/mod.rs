@@ -75,6 +75,19 @@ pub trait Units: Rules {
         }
     }
 
+    /// Calls `f(idx, position)` for each of `indices`, which ascend and
+    /// number positions of `unit`, in order. The default unindexes each.
+    fn unindex_ascending_in_unit(
+        &self,
+        unit: usize,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, Self::Position),
+    ) {
+        for idx in indices {
+            f(idx, self.unindex_in_unit(unit, idx));
+        }
+    }
+
     /// An upper bound on the moves of a position that stay in its unit.
     fn max_in_unit_moves(&self) -> u8;
 

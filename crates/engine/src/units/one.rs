@@ -57,6 +57,10 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
         self.game.for_each_in_unit(self.unit, range, f);
     }
 
+    fn unindex_ascending(&self, _: usize, indices: impl Iterator<Item = u64>, f: impl FnMut(u64, G::Position)) {
+        self.game.unindex_ascending_in_unit(self.unit, indices, f);
+    }
+
     fn max_in_tier_moves(&self) -> u8 {
         self.game.max_in_unit_moves()
     }

@@ -233,18 +233,34 @@ impl Reds {
     }
 
     /// The Red cars numbered `rank` among the placements with `red` cars and
-    /// rank sum `red_ranks` that go with `blue` (of this profile): its group
-    /// found by bisection, then its digits one rank at a time.
-    pub(super) fn unrank(&self, profile: usize, blue: u64, (red, red_ranks): (usize, usize), rank: u32) -> u64 {
+    /// rank sum `red_ranks` that go with `blue` (of this profile).
+    pub(super) fn unrank(&self, profile: usize, blue: u64, counts: (usize, usize), rank: u32) -> u64 {
+        self.unrank_from(profile, blue, counts, rank, &mut 0)
+    }
+
+    /// [`unrank`](Self::unrank) with the group found among the groups of
+    /// the list from `*from` on, bisecting unless it is that one; `*from`
+    /// becomes the group found, for a rank as large or larger next.
+    pub(super) fn unrank_from(
+        &self,
+        profile: usize,
+        blue: u64,
+        (red, red_ranks): (usize, usize),
+        rank: u32,
+        from: &mut usize,
+    ) -> u64 {
         let n = self.n;
         let groups = &self.groups[profile * self.vectors.len()..][..self.vectors.len()];
         let list = &self.lists[red * (self.max_sum + 1) + red_ranks];
         // Groups without placements (size 0) share their start with the next.
-        let at = list.partition_point(|&g| {
-            let (start, size) = groups[usize::from(g)];
+        let past = |g: &u16| {
+            let (start, size) = groups[usize::from(*g)];
             start + size <= rank
-        });
-        let group = usize::from(list[at]);
+        };
+        if past(&list[*from]) {
+            *from += list[*from..].partition_point(past);
+        }
+        let group = usize::from(list[*from]);
         let counts = &self.vectors[group];
         let mut rest = rank - groups[group].0;
         let mut cars = 0;

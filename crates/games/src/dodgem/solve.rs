@@ -145,6 +145,17 @@ impl Units for Dodgem {
             .for_each(unit, range, |idx, cars| f(idx, Position { size: self.size, cars, turn: Player::Blue }));
     }
 
+    fn unindex_ascending_in_unit(
+        &self,
+        unit: usize,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, Position),
+    ) {
+        self.unit_index().unindex_ascending(unit, indices, |idx, cars| {
+            f(idx, Position { size: self.size, cars, turn: Player::Blue });
+        });
+    }
+
     fn max_in_unit_moves(&self) -> u8 {
         2 * (self.size - 1)
     }

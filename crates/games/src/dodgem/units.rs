@@ -375,6 +375,56 @@ impl UnitIndex {
         ByPlayer { blue, red }
     }
 
+    /// Calls `f(idx, cars)` for each of `indices`, ascending positions of
+    /// `unit`, in order: a position with the Blue cars of the one before
+    /// reuses what unindexing that one found.
+    pub fn unindex_ascending(
+        &self,
+        unit: usize,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, ByPlayer<u64>),
+    ) {
+        /// The Blue set of the last position, the numbers of its
+        /// positions in its half, and the group its Red cars were in.
+        struct Found<'a> {
+            half: &'a Half,
+            offsets: &'a [u32],
+            set: usize,
+            blue: u64,
+            profile: usize,
+            group: usize,
+        }
+        let mut found: Option<Found> = None;
+        for idx in indices {
+            let within = |at: &Found| {
+                let local = idx.wrapping_sub(at.half.start);
+                local < at.half.len && local < u64::from(at.offsets[at.set + 1])
+            };
+            let at = match found.take() {
+                Some(at) if within(&at) => at,
+                last => {
+                    let half =
+                        self.halves_of(unit).find(|h| idx < h.start + h.len).expect("position number within its unit");
+                    let offsets = self.offsets(half);
+                    let local = (idx - half.start) as u32;
+                    // Ascending: in the same half, the set is this one or later.
+                    let first = last.filter(|l| std::ptr::eq(l.half, half)).map_or(0, |l| l.set);
+                    let set = first + offsets[first..].partition_point(|&o| o <= local) - 1;
+                    let key = half.key;
+                    let blue = self.classes[self.class_number(key.blue.into(), key.blue_files.into())][set];
+                    Found { half, offsets, set, blue, profile: self.reds.vector_number(blue), group: 0 }
+                }
+            };
+            let mut at = at;
+            let key = at.half.key;
+            let rank = (idx - at.half.start) as u32 - at.offsets[at.set];
+            let counts = (key.red.into(), key.red_ranks.into());
+            let red = self.reds.unrank_from(at.profile, at.blue, counts, rank, &mut at.group);
+            f(idx, ByPlayer { blue: at.blue, red });
+            found = Some(at);
+        }
+    }
+
     /// Calls `f(idx, cars)` for each position of `unit` numbered in
     /// `range`, in order.
     pub fn for_each(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, ByPlayer<u64>)) {
@@ -485,6 +535,14 @@ mod tests {
                     from += 1;
                 });
                 assert_eq!(from, b.max(a));
+                // Ascending indices with gaps of every length up to 7.
+                let picked = (0..info.len).filter(|i| i % 8 < (i / 8) % 8);
+                let mut listed = 0;
+                index.unindex_ascending(unit, picked.clone(), |idx, cars| {
+                    assert_eq!(cars, index.unindex(unit, idx), "{size}x{size} unit {unit} at {idx}");
+                    listed += 1;
+                });
+                assert_eq!(listed, picked.count());
             }
             let n = u32::from(size) * u32::from(size);
             let most = u32::from(size) - 1;
@@ -514,6 +572,10 @@ mod tests {
                         assert_eq!(index.unindex(unit, idx), cars);
                     });
                     assert_eq!(next, (start + 300).min(len), "{size}x{size} unit {unit}");
+                    let picked = (start..(start + 3000).min(len)).step_by(7);
+                    index.unindex_ascending(unit, picked, |idx, cars| {
+                        assert_eq!(cars, index.unindex(unit, idx), "{size}x{size} unit {unit} at {idx}");
+                    });
                 }
             }
         }
