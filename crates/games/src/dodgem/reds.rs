@@ -233,14 +233,10 @@ impl Reds {
     }
 
     /// The Red cars numbered `rank` among the placements with `red` cars and
-    /// rank sum `red_ranks` that go with `blue` (of this profile).
-    pub(super) fn unrank(&self, profile: usize, blue: u64, counts: (usize, usize), rank: u32) -> u64 {
-        self.unrank_from(profile, blue, counts, rank, &mut 0)
-    }
-
-    /// [`unrank`](Self::unrank) with the group found among the groups of
-    /// the list from `*from` on, bisecting unless it is that one; `*from`
-    /// becomes the group found, for a rank as large or larger next.
+    /// rank sum `red_ranks` that go with `blue` (of this profile). Their
+    /// group is sought among the list's groups from `*from` on, bisecting
+    /// unless it is that one; `*from` becomes the group found, for a rank
+    /// as large or larger next.
     pub(super) fn unrank_from(
         &self,
         profile: usize,

@@ -364,15 +364,9 @@ impl UnitIndex {
 
     /// The Blue-to-move position numbered `idx` in `unit`.
     pub fn unindex(&self, unit: usize, idx: u64) -> ByPlayer<u64> {
-        let half = self.halves_of(unit).find(|h| idx < h.start + h.len).expect("position number within its unit");
-        let local = (idx - half.start) as u32;
-        let offsets = self.offsets(half);
-        let i = offsets.partition_point(|&o| o <= local) - 1;
-        let key = half.key;
-        let blue = self.classes[self.class_number(key.blue.into(), key.blue_files.into())][i];
-        let profile = self.reds.vector_number(blue);
-        let red = self.reds.unrank(profile, blue, (key.red.into(), key.red_ranks.into()), local - offsets[i]);
-        ByPlayer { blue, red }
+        let mut found = None;
+        self.unindex_ascending(unit, std::iter::once(idx), |_, cars| found = Some(cars));
+        found.expect("every index is unindexed")
     }
 
     /// Calls `f(idx, cars)` for each of `indices`, ascending positions of
