@@ -13,27 +13,14 @@
 /// their shifts and strides. The match always goes the same way.
 macro_rules! for_size {
     ($n:expr, $N:ident => $body:expr) => {
+        for_size!(@sizes $n, $N => $body; 2 3 4 5 6)
+    };
+    (@sizes $n:expr, $N:ident => $body:expr; $($size:literal)*) => {
         match $n {
-            2 => {
-                const $N: usize = 2;
+            $($size => {
+                const $N: usize = $size;
                 $body
-            }
-            3 => {
-                const $N: usize = 3;
-                $body
-            }
-            4 => {
-                const $N: usize = 4;
-                $body
-            }
-            5 => {
-                const $N: usize = 5;
-                $body
-            }
-            6 => {
-                const $N: usize = 6;
-                $body
-            }
+            })*
             n => unreachable!("a {n}x{n} board was made"),
         }
     };
@@ -147,6 +134,7 @@ impl Objective {
 pub const MIN_SIZE: u8 = 2;
 /// The largest board size: 36 squares, 188,710,690,706 positions.
 pub const MAX_SIZE: u8 = 6;
+const _: () = assert!(MIN_SIZE == 2 && MAX_SIZE == 6, "for_size! lists every board size");
 /// The largest board whose values are one table in memory (see
 /// [`DodgemIndex`]); larger boards are kept as units on disk.
 pub const MAX_FLAT_SIZE: u8 = 5;
