@@ -394,7 +394,7 @@ impl UnitIndex {
                 let local = idx.wrapping_sub(at.half.start);
                 local < at.half.len && local < u64::from(at.offsets[at.set + 1])
             };
-            let at = match found.take() {
+            let mut at = match found.take() {
                 Some(at) if within(&at) => at,
                 last => {
                     let half =
@@ -409,7 +409,6 @@ impl UnitIndex {
                     Found { half, offsets, set, blue, profile: self.reds.vector_number(blue), group: 0 }
                 }
             };
-            let mut at = at;
             let key = at.half.key;
             let rank = (idx - at.half.start) as u32 - at.offsets[at.set];
             let counts = (key.red.into(), key.red_ranks.into());
