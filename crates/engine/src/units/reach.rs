@@ -141,9 +141,13 @@ fn zeros(len: u64) -> Box<[AtomicU64]> {
     (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
 }
 
-fn mark(words: &[AtomicU64], idx: u64) -> bool {
-    let bit = 1 << (idx % 64);
-    words[(idx / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+fn mark(words: &[AtomicU64], idx: u64) {
+    let (word, bit) = (&words[(idx / 64) as usize], 1 << (idx % 64));
+    // Most positions are found more than once: a plain read first spares
+    // those the locked update and leaves their cache line unwritten.
+    if word.load(Relaxed) & bit == 0 {
+        word.fetch_or(bit, Relaxed);
+    }
 }
 
 /// Follows the moves of unit `number` from the positions marked in `seen`
