@@ -142,11 +142,40 @@ fn zeros(len: u64) -> Box<[AtomicU64]> {
 }
 
 fn mark(words: &[AtomicU64], idx: u64) {
-    let (word, bit) = (&words[(idx / 64) as usize], 1 << (idx % 64));
-    // Most positions are found more than once: a plain read first spares
-    // those the locked update and leaves their cache line unwritten.
-    if word.load(Relaxed) & bit == 0 {
-        word.fetch_or(bit, Relaxed);
+    words[(idx / 64) as usize].fetch_or(1 << (idx % 64), Relaxed);
+}
+
+/// Positions found reachable, marked a batch at a time. On a board whose
+/// marks do not fit the caches nearly every mark misses them, and a
+/// locked update waits for every memory access before it: marked one at a
+/// time, the misses came one after another. A batch reads all its words
+/// first, so that their misses overlap, and then updates only the words
+/// whose bit is new (most positions are found more than once), in lines
+/// it has just read.
+struct Found<'a> {
+    marks: Vec<(&'a AtomicU64, u64)>,
+}
+
+/// Marks per batch.
+const FOUND_BATCH: usize = 1 << 10;
+
+impl<'a> Found<'a> {
+    fn new() -> Found<'a> {
+        Found { marks: Vec::with_capacity(FOUND_BATCH) }
+    }
+
+    fn add(&mut self, words: &'a [AtomicU64], idx: u64) {
+        self.marks.push((&words[(idx / 64) as usize], 1 << (idx % 64)));
+        if self.marks.len() == FOUND_BATCH {
+            self.mark();
+        }
+    }
+
+    fn mark(&mut self) {
+        self.marks.retain(|(word, bit)| word.load(Relaxed) & bit == 0);
+        for (word, bit) in self.marks.drain(..) {
+            word.fetch_or(bit, Relaxed);
+        }
     }
 }
 
@@ -173,6 +202,7 @@ fn close<G: ForwardUnits>(
                     return Err(Interrupted);
                 }
                 let first = piece * PIECE_WORDS;
+                let mut found = Found::new();
                 let mut swept = 0;
                 let mut w = 0;
                 while w < done.len() {
@@ -188,17 +218,14 @@ fn close<G: ForwardUnits>(
                             return;
                         }
                         game.for_each_child_located(&pos, |to, at| {
-                            if to == number {
-                                mark(seen, at);
-                            } else {
-                                let marks = pending[to].as_deref();
-                                mark(marks.expect("a unit's moves lead only to the units it depends on"), at);
-                            }
+                            let marks = if to == number { Some(seen) } else { pending[to].as_deref() };
+                            found.add(marks.expect("a unit's moves lead only to the units it depends on"), at);
                         });
                     });
                     done[w] |= todo;
                     swept += u64::from(todo.count_ones());
                 }
+                found.mark();
                 Ok(swept)
             })
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
