@@ -182,8 +182,9 @@ impl<'a> Found<'a> {
 /// Follows the moves of unit `number` from the positions marked in `seen`
 /// until no new one is found, marking those that leave the unit in
 /// `pending`. Each position is expanded once; a sweep takes, in order,
-/// every marked position not expanded yet, so that it also takes those
-/// marked ahead of it by the same sweep.
+/// every marked position not expanded yet, so that it also takes most of
+/// those marked ahead of it by the same sweep (all whose batch of marks
+/// was taken before it got there); sweeps go on until one finds nothing.
 fn close<G: ForwardUnits>(
     game: &G,
     number: usize,
