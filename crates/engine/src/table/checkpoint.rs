@@ -31,6 +31,14 @@ pub struct Saved {
     pub words: Vec<AtomicU64>,
 }
 
+/// The working words a caller will take from a checkpoint.
+#[derive(Copy, Clone)]
+enum Words {
+    Any,
+    Exactly(u64),
+    If(u64),
+}
+
 /// The checkpoint file of the solve of one table.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
@@ -109,7 +117,19 @@ impl Checkpoint {
     /// number of words, or fails its checksum is an error: it is never
     /// silently discarded.
     pub fn load(&self, words: u64) -> Result<Option<Saved>, TableError> {
-        self.load_checked(Some(words))
+        self.load_checked(Words::Exactly(words))
+    }
+
+    /// The saved state if the checkpoint holds exactly `words` working
+    /// words; `None` if there is none or it holds another number, whose
+    /// words are then not read (a walk still under way may have
+    /// gigabytes of them).
+    ///
+    /// # Errors
+    ///
+    /// As for [`load`](Self::load), for a checkpoint of `words` words.
+    pub fn load_if(&self, words: u64) -> Result<Option<Saved>, TableError> {
+        self.load_checked(Words::If(words))
     }
 
     /// The saved state and however many working words were saved, or
@@ -120,7 +140,7 @@ impl Checkpoint {
     ///
     /// As for [`load`](Self::load).
     pub fn load_any(&self) -> Result<Option<Saved>, TableError> {
-        self.load_checked(None)
+        self.load_checked(Words::Any)
     }
 
     /// The error that refuses this checkpoint for a state its checksum
@@ -129,7 +149,7 @@ impl Checkpoint {
         TableError::Invalid { path: self.path.clone(), source: FormatError::Content { reason: reason.into() } }
     }
 
-    fn load_checked(&self, words: Option<u64>) -> Result<Option<Saved>, TableError> {
+    fn load_checked(&self, words: Words) -> Result<Option<Saved>, TableError> {
         let read_error = |source| TableError::Read { path: self.path.clone(), source };
         let invalid = |source| TableError::Invalid { path: self.path.clone(), source };
         let Some((file, file_len)) = file::open_regular(&self.path)? else { return Ok(None) };
@@ -156,8 +176,12 @@ impl Checkpoint {
         let state_len = number(take(8)?);
         let state = take(state_len)?;
         let count = number(take(8)?);
-        if let Some(words) = words.filter(|&w| w != count) {
-            return Err(invalid(FormatError::Length { expected: words, found: count }));
+        match words {
+            Words::Exactly(words) if words != count => {
+                return Err(invalid(FormatError::Length { expected: words, found: count }));
+            }
+            Words::If(words) if words != count => return Ok(None),
+            _ => {}
         }
         if count.saturating_mul(8) > file_len {
             return Err(invalid(FormatError::Length { expected: count.saturating_mul(8), found: file_len }));

@@ -39,7 +39,7 @@ pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;
 use self::one::{DependencyValues, OneUnit};
-pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, reach_by_units};
+pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, finished_walk, reach_by_units};
 
 /// Positions of a unit are numbered below this, so that the solver can
 /// tell a unit's own positions from those of its dependencies by their

@@ -49,6 +49,21 @@ pub trait ForwardUnits: Rules {
             f(unit, idx);
         });
     }
+
+    /// Calls `f(unit, idx)` for every child, once per move, of each
+    /// position of `unit` numbered `base + i` for a bit `i` set in
+    /// `marked` that is not terminal. `base` is a multiple of 64 and every
+    /// marked number is in the unit. The default takes each position on
+    /// its own; a game whose neighbouring positions have the same children
+    /// (up to a turn, say) finds them once for all.
+    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64)) {
+        let range = base + u64::from(marked.trailing_zeros())..base + 64 - u64::from(marked.leading_zeros());
+        self.for_each_in_unit(unit, range, |idx, pos| {
+            if marked >> (idx - base) & 1 == 1 && self.terminal_value(&pos).is_none() {
+                self.for_each_child_located(&pos, &mut f);
+            }
+        });
+    }
 }
 
 /// Why a walk by units stopped.
@@ -115,7 +130,7 @@ pub fn reach_by_units<G: ForwardUnits>(
         for &d in &units[number].depends_on {
             walk.pending[d].get_or_insert_with(|| zeros(units[d].len));
         }
-        if let Err(stopped) = close(game, number, &units[number], &seen, &walk.pending, progress) {
+        if let Err(stopped) = close(game, number, &seen, &walk.pending, progress) {
             // What was found of this unit is reachable: a mark like any other.
             walk.pending[number] = Some(seen);
             if let Some(checkpoint) = checkpoint {
@@ -135,6 +150,21 @@ pub fn reach_by_units<G: ForwardUnits>(
         }
     }
     Ok(walk.counts)
+}
+
+/// The counts a finished walk of `units` left in `checkpoint` (see
+/// [`reach_by_units`]), or `None` if none has finished there: read
+/// without walking, and without reading the marks of a walk under way.
+///
+/// # Errors
+///
+/// [`TableError`] if the checkpoint cannot be read or does not fit `units`.
+pub fn finished_walk(units: &[Unit], counts: usize, checkpoint: &Checkpoint) -> Result<Option<Vec<u64>>, TableError> {
+    // A finished walk has no marks left to keep.
+    let Some(saved) = checkpoint.load_if(0)? else { return Ok(None) };
+    let walk = Walk::restore(units, counts, &saved.state, saved.words)
+        .ok_or_else(|| checkpoint.refuse("its state does not fit these units"))?;
+    Ok((walk.walked == units.len()).then_some(walk.counts))
 }
 
 fn zeros(len: u64) -> Box<[AtomicU64]> {
@@ -188,7 +218,6 @@ impl<'a> Found<'a> {
 fn close<G: ForwardUnits>(
     game: &G,
     number: usize,
-    unit: &Unit,
     seen: &[AtomicU64],
     pending: &[Option<Box<[AtomicU64]>>],
     progress: &dyn Progress,
@@ -212,16 +241,9 @@ fn close<G: ForwardUnits>(
                         w += 1;
                         continue;
                     }
-                    let base = ((first + w) * 64) as u64;
-                    let range = base + u64::from(todo.trailing_zeros())..(base + 64).min(unit.len);
-                    game.for_each_in_unit(number, range, |idx, pos| {
-                        if todo >> (idx - base) & 1 == 0 || game.terminal_value(&pos).is_some() {
-                            return;
-                        }
-                        game.for_each_child_located(&pos, |to, at| {
-                            let marks = if to == number { Some(seen) } else { pending[to].as_deref() };
-                            found.add(marks.expect("a unit's moves lead only to the units it depends on"), at);
-                        });
+                    game.for_each_child_of_marked(number, ((first + w) * 64) as u64, todo, |to, at| {
+                        let marks = if to == number { Some(seen) } else { pending[to].as_deref() };
+                        found.add(marks.expect("a unit's moves lead only to the units it depends on"), at);
                     });
                     done[w] |= todo;
                     swept += u64::from(todo.count_ones());

@@ -413,6 +413,8 @@ fn an_interrupted_walk_by_units_resumes_from_its_checkpoint() {
     let stop = StopAfter { after: 4099 * 11, seen: AtomicU64::new(0) };
     let (_, stopped) = walk(&game, Some(&checkpoint), &stop);
     assert!(matches!(stopped, Err(ReachError::Interrupted(_))), "{stopped:?}");
+    // A walk under way has no counts to read yet.
+    assert_eq!(finished_walk(&game.units(), 2, &checkpoint.file).unwrap(), None);
     let (found, resumed) = walk(&game, Some(&checkpoint), &Silent);
     assert_eq!(resumed.unwrap(), whole);
     // The units walked before are not walked again; the one stopped in is.
@@ -421,6 +423,7 @@ fn an_interrupted_walk_by_units_resumes_from_its_checkpoint() {
     let (found, again) = walk(&game, Some(&checkpoint), &Silent);
     assert!(found.is_empty());
     assert_eq!(again.unwrap(), whole);
+    assert_eq!(finished_walk(&game.units(), 2, &checkpoint.file).unwrap(), Some(whole.clone()));
     // A checkpoint of other units is refused, not overwritten.
     let other = Walker { heaps: 31, phases: 4099 };
     let refused = reach_by_units(&other, &(30, 5), 2, Some(&checkpoint), &Silent, |_, _| Ok(vec![0, 0]));

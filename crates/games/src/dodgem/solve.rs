@@ -121,6 +121,31 @@ impl ForwardUnits for EveryPosition<'_> {
         let steps = self.0.steps(&stored, Player::Blue);
         self.0.for_each_stored_child(&stored, &steps, true, |unit, idx| f(unit, 2 * idx + turn as u64));
     }
+
+    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64)) {
+        // Positions 2i and 2i + 1 are a stored position and its mirror
+        // image with the other side to move, whose children are the
+        // mirror images of the first's: the same stored children, other
+        // side. A pair both marked has its children found once.
+        let first = (base + u64::from(marked.trailing_zeros())) / 2;
+        let end = (base + 64 - u64::from(marked.leading_zeros())).div_ceil(2);
+        self.0.for_each_in_unit(unit, first..end, |idx, stored| {
+            let pair = marked >> (2 * idx - base) & 0b11;
+            if pair == 0 || self.0.terminal_value(&stored).is_some() {
+                return;
+            }
+            let steps = self.0.steps(&stored, Player::Blue);
+            self.0.for_each_stored_child(&stored, &steps, true, |to, at| {
+                // Blue to move (the even one) leaves Red to move: odd.
+                if pair & 0b01 != 0 {
+                    f(to, 2 * at + 1);
+                }
+                if pair & 0b10 != 0 {
+                    f(to, 2 * at);
+                }
+            });
+        });
+    }
 }
 
 impl Units for Dodgem {
