@@ -247,13 +247,16 @@ fn probe(request: &Request) -> anyhow::Result<ExitCode> {
 fn verify(request: &Request) -> anyhow::Result<ExitCode> {
     let bar = Bar::new();
     // 6×6 takes hours: it is checked if a solve has made its units.
-    let six = Dodgem::new(6, Objective::Normal)?;
-    let six = match missing_units(request, &six) {
+    let game = Dodgem::new(6, Objective::Normal)?;
+    let six = match missing_units(request, &game) {
         Some(missing) => Err(missing),
-        None => Ok(dodgem::DodgemUnits::open(&six, &request.config.store)?),
+        None => Ok((
+            dodgem::DodgemUnits::open(&game, &request.config.store)?,
+            game.reachable_if_walked(&game.unit_files(&request.config.store))?,
+        )),
     };
-    let (claims, record) =
-        dodgem::verify(|game| table(request, game).map(|(t, _)| t), six.as_ref().map_err(String::clone), &bar)?;
+    let six = six.as_ref().map(|(units, reachable)| (units, *reachable)).map_err(String::clone);
+    let (claims, record) = dodgem::verify(|game| table(request, game).map(|(t, _)| t), six, &bar)?;
     drop(bar);
     let preamble = if request.json { String::new() } else { record_text(&record) };
     verify_report(request, Kind::Dodgem, &claims, preamble, record_json(&record))

@@ -5,7 +5,7 @@
 //! desJardins).
 
 use solved_engine::table::Packed;
-use solved_engine::{DenseIndex, Interrupted, Plies, Progress, SolveError, Table, Value, audit};
+use solved_engine::{AuditReport, DenseIndex, Interrupted, Plies, Progress, SolveError, Table, Tally, Value, audit};
 
 use super::{ByTiers, Dodgem, DodgemUnits, EveryPosition, Move, Objective, Player, Position, Sampled, same_values};
 use crate::claims::{ClaimCheck, Verdict};
@@ -46,14 +46,16 @@ pub struct RecordMove {
 
 /// Checks every published Dodgem claim. `table` supplies the solved table
 /// of a (normal) board size, solving it if need be; each size is asked for
-/// once. The audits behind claim 9 report to `progress`.
+/// once. `six` is 6×6's unit files with the count of reachable positions
+/// their walk left, if it has finished, or what is missing. The audits
+/// behind claim 9 report to `progress`.
 ///
 /// # Errors
 ///
 /// Whatever `table` fails with, or [`Interrupted`] (converted into `E`).
 pub fn verify<E: From<Interrupted> + From<Sampled>>(
     mut table: impl FnMut(&Dodgem) -> Result<Table<Packed>, E>,
-    six: Result<&DodgemUnits, String>,
+    six: Result<(&DodgemUnits, Option<Tally>), String>,
     progress: &dyn Progress,
 ) -> Result<(Vec<ClaimCheck>, Vec<RecordMove>), E> {
     let mut claims = Vec::new();
@@ -66,7 +68,11 @@ pub fn verify<E: From<Interrupted> + From<Sampled>>(
     }
     claims.sort_by(|a, b| a.id.cmp(&b.id));
     let game = Dodgem::new(6, Objective::Normal).expect("6x6 exists");
-    claims.extend(from_unit_files(&game, six, SIX_BY_SIX_SAMPLES, progress)?);
+    let (units, reachable) = match six {
+        Ok((units, reachable)) => (Ok(units), reachable),
+        Err(missing) => (Err(missing), None),
+    };
+    claims.extend(from_unit_files(&game, units, &six_by_six(), reachable, SIX_BY_SIX_SAMPLES, progress)?);
     Ok((claims, record))
 }
 
@@ -75,11 +81,46 @@ pub fn verify<E: From<Interrupted> + From<Sampled>>(
 /// the whole board.
 const SIX_BY_SIX_SAMPLES: u64 = 100_000;
 
+/// A board's result from our own solve by units, as the README publishes
+/// it, for `verify` to hold the unit files to.
+#[derive(Clone, Debug)]
+pub(super) struct OwnResult {
+    /// Every first move and its value, best first, as `move value`
+    /// separated by `, `.
+    pub first_moves: String,
+    /// Every position, either side to move, by value.
+    pub all: Tally,
+    /// The positions reachable from the start, once the walk that counts
+    /// them has been run to its end.
+    pub reachable: Option<Tally>,
+    /// The longest win and the longest loss.
+    pub longest: (Plies, Plies),
+    /// Placements (with a car) lost for whichever side is to move.
+    pub mutual_zugzwangs: u64,
+}
+
+/// Our 6×6 result as the README publishes it (solved 2026-12-02): a draw,
+/// as desJardins conjectured, whatever Blue's first move.
+fn six_by_six() -> OwnResult {
+    OwnResult {
+        first_moves: "a2-a1 =, a2-b2 =, a3-b3 =, a4-b4 =, a5-b5 =, a6-b6 =".into(),
+        all: Tally { wins: 57_884_611_872, losses: 37_354_789_992, draws: 93_471_288_842 },
+        reachable: None,
+        longest: (Plies(127), Plies(126)),
+        mutual_zugzwangs: 81,
+    }
+}
+
+/// Where our own results are published.
+const OURS: &str = "our solve by units (README)";
+
 /// Our own solve of a board past one table (6×6), re-checked from its unit
-/// files: desJardins' conjecture for the start, every unit whole, and
-/// `samples` positions against the minimax equation. Without the unit
-/// files (`Err` says what is missing and how to make them), one claim not
-/// yet reached.
+/// files: desJardins' conjecture for the start, the figures we publish
+/// (`published`) against the units' own and against the finished walk's
+/// count of reachable positions (`reachable`, if it has finished), every
+/// unit whole, and `samples` positions against the minimax equation.
+/// Without the unit files (`Err` says what is missing and how to make
+/// them), one claim not yet reached.
 ///
 /// # Errors
 ///
@@ -87,6 +128,8 @@ const SIX_BY_SIX_SAMPLES: u64 = 100_000;
 pub(super) fn from_unit_files(
     game: &Dodgem,
     units: Result<&DodgemUnits, String>,
+    published: &OwnResult,
+    reachable: Option<Tally>,
     samples: u64,
     progress: &dyn Progress,
 ) -> Result<Vec<ClaimCheck>, Sampled> {
@@ -109,14 +152,72 @@ pub(super) fn from_unit_files(
     let start = units.value(game, &game.start())?;
     let first_moves: Vec<String> =
         units.ranked_moves(game, &game.start())?.iter().map(|(m, v, _)| format!("{m} {v}")).collect();
-    let mut claims = vec![ClaimCheck::new(
+    let first_moves = first_moves.join(", ");
+    let mut claims = vec![
+        ClaimCheck::new("6x6", &start_claim, CONJECTURE, "draw", describe(start), Verdict::of(start == Value::Draw)),
+        ClaimCheck::new(
+            "6x6",
+            &format!("{n}x{n} every first move's value, best first"),
+            OURS,
+            published.first_moves.clone(),
+            first_moves.clone(),
+            Verdict::of(first_moves == published.first_moves),
+        ),
+    ];
+    let all = units.every_position();
+    claims.push(ClaimCheck::new(
         "6x6",
-        &start_claim,
-        CONJECTURE,
-        "draw",
-        format!("{}; first moves {}", describe(start), first_moves.join(", ")),
-        Verdict::of(start == Value::Draw),
-    )];
+        &format!("{n}x{n} positions, either side to move (wins, losses, draws)"),
+        OURS,
+        tally_text(published.all),
+        tally_text(all),
+        Verdict::of(all == published.all),
+    ));
+    let reachable_claim = format!("{n}x{n} positions reachable from the start (wins, losses, draws)");
+    claims.push(match (published.reachable, reachable) {
+        (Some(expected), Some(found)) => ClaimCheck::new(
+            "6x6",
+            &reachable_claim,
+            OURS,
+            tally_text(expected),
+            tally_text(found),
+            Verdict::of(found == expected),
+        ),
+        (Some(expected), None) => ClaimCheck::new(
+            "6x6",
+            &reachable_claim,
+            OURS,
+            tally_text(expected),
+            "not counted here yet: the solve's walk has not finished (the solve resumes it)",
+            Verdict::NotYetReachable,
+        ),
+        (None, found) => ClaimCheck::new(
+            "6x6",
+            &reachable_claim,
+            OURS,
+            "not published yet: the walk that counts them takes hours",
+            found.map_or("not counted here either".into(), tally_text),
+            Verdict::NotYetReachable,
+        ),
+    });
+    let figures = units.figures()?;
+    let longest = (figures.longest_win, figures.longest_loss);
+    claims.push(ClaimCheck::new(
+        "6x6",
+        &format!("{n}x{n} longest win and longest loss, in plies"),
+        OURS,
+        format!("{}, {}", published.longest.0, published.longest.1),
+        format!("{}, {}", plies_text(longest.0), plies_text(longest.1)),
+        Verdict::of(longest == (Some(published.longest.0), Some(published.longest.1))),
+    ));
+    claims.push(ClaimCheck::new(
+        "6x6",
+        &format!("{n}x{n} placements lost for either side to move"),
+        OURS,
+        published.mutual_zugzwangs.to_string(),
+        figures.mutual_zugzwang.to_string(),
+        Verdict::of(figures.mutual_zugzwang == published.mutual_zugzwangs),
+    ));
     let stored = units.tally().positions();
     let expected = game.unit_index().count();
     claims.push(ClaimCheck::new(
@@ -127,20 +228,45 @@ pub(super) fn from_unit_files(
         format!("{stored} positions"),
         Verdict::of(stored == expected),
     ));
+    if let Some((unit, loss)) = units.longest_loss_unit() {
+        let audit = units.audit_unit(game, unit, progress)?;
+        claims.push(ClaimCheck::new(
+            "units",
+            &format!(
+                "{n}x{n}: every position of unit {unit}, which holds a loss in {loss} plies (the longest), has the value its children give"
+            ),
+            "the minimax equation",
+            "every one",
+            audit_text(&audit),
+            Verdict::of(audit.disagreements == 0),
+        ));
+    }
     let audit = units.audit_sample(game, samples, progress)?;
-    let ours = match audit.examples.first() {
-        None => format!("all {} agree", audit.checked),
-        Some(d) => format!("{} of {} differ, the first at {}", audit.disagreements, audit.checked, d.idx),
-    };
     claims.push(ClaimCheck::new(
         "units",
         &format!("{n}x{n}: positions spread over every unit have the value their children give, by the plain rules"),
         "the minimax equation",
         "every one",
-        ours,
+        audit_text(&audit),
         Verdict::of(audit.disagreements == 0),
     ));
     Ok(claims)
+}
+
+fn audit_text(audit: &AuditReport) -> String {
+    match audit.examples.first() {
+        None => format!("all {} agree", audit.checked),
+        Some(d) => format!("{} of {} differ, the first at {}", audit.disagreements, audit.checked, d.idx),
+    }
+}
+
+/// `positions (wins, losses, draws)`.
+fn tally_text(t: Tally) -> String {
+    format!("{} ({}, {}, {})", t.positions(), t.wins, t.losses, t.draws)
+}
+
+fn plies_text(plies: Option<Plies>) -> String {
+    plies.map_or("none".into(), |p| p.to_string())
 }
 
 /// The claims about one board size (normal rules), with desJardins' record

@@ -1,6 +1,7 @@
 //! Dodgem kept as unit files: the boards too large for one table (6×6),
 //! solved a unit at a time into a directory and probed a block at a time.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use solved_engine::table::{Packed, TableKey};
@@ -8,7 +9,7 @@ use std::time::Duration;
 
 use solved_engine::units::{
     LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitTable,
-    Units, reach_by_units,
+    Units, finished_walk, reach_by_units,
 };
 use solved_engine::{
     AuditReport, Disagreement, Interrupted, Plies, Progress, Table, TableError, TableStore, Tally, Value,
@@ -101,9 +102,21 @@ impl Dodgem {
         )?;
         Ok(Tally { wins: counted[0], losses: counted[1], draws: counted[2] })
     }
+
+    /// What [`reachable_by_units`](Self::reachable_by_units) found, if a
+    /// walk over `files` has finished; it walks nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the walk's checkpoint cannot be read.
+    pub fn reachable_if_walked(&self, files: &UnitFiles) -> Result<Option<Tally>, TableError> {
+        let checkpoint = files.walk_checkpoint(WALK_SAVED_EVERY).file;
+        let counted = finished_walk(self.unit_index().units(), 3, &checkpoint)?;
+        Ok(counted.map(|c| Tally { wins: c[0], losses: c[1], draws: c[2] }))
+    }
 }
 
-/// Why a sample audit stopped.
+/// Why a check of unit files (a sample audit, say) stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum Sampled {
     /// It was asked to stop.
@@ -112,27 +125,32 @@ pub enum Sampled {
     /// A value could not be read.
     #[error(transparent)]
     Unreadable(#[from] TableError),
+    /// A unit's header lacks a figure it should hold.
+    #[error(transparent)]
+    Incomplete(#[from] MissingFact),
 }
 
 impl Dodgem {
     /// Checks the minimax equation (as [`audit`](solved_engine::audit)
     /// does for a whole table) at `samples` stored positions spread evenly
-    /// over every unit, each value read by `value_of`: a check for a board
-    /// whose full audit takes hours. A disagreement's `idx` is the
-    /// position's number with the units one after another.
+    /// over `range` of the positions numbered with the units one after
+    /// another (every one, if `samples` is its length), each value read by
+    /// `value_of`: a check for a board whose full audit takes hours. A
+    /// disagreement's `idx` is the position's number in that numbering.
     ///
     /// # Errors
     ///
     /// What `value_of` fails with, or [`Interrupted`].
     pub fn audit_sample(
         &self,
+        range: Range<u64>,
         samples: u64,
         progress: &dyn Progress,
         value_of: impl Fn(&Position) -> Result<Value, TableError> + Sync,
     ) -> Result<AuditReport, Sampled> {
         use rayon::prelude::*;
         let units = self.unit_index();
-        let total = units.count();
+        let total = range.end - range.start;
         let samples = samples.min(total);
         progress.start("sample audit", samples);
         let check = |sample: u64| -> Result<Option<Disagreement>, Sampled> {
@@ -140,7 +158,7 @@ impl Dodgem {
                 return Err(Interrupted.into());
             }
             // Evenly spaced over the units one after another.
-            let idx = (u128::from(sample) * u128::from(total) / u128::from(samples)) as u64;
+            let idx = range.start + (u128::from(sample) * u128::from(total) / u128::from(samples)) as u64;
             let unit = units.unit_at(idx);
             let pos = Units::unindex_in_unit(self, unit, idx - units.start(unit));
             let stored = value_of(&pos)?;
@@ -222,7 +240,28 @@ impl DodgemUnits {
     ///
     /// [`TableError`] if a block cannot be read, or [`Interrupted`].
     pub fn audit_sample(&self, game: &Dodgem, samples: u64, progress: &dyn Progress) -> Result<AuditReport, Sampled> {
-        game.audit_sample(samples, progress, |pos| self.value(game, pos))
+        game.audit_sample(0..game.unit_index().count(), samples, progress, |pos| self.value(game, pos))
+    }
+
+    /// The same for every position of `unit`.
+    ///
+    /// # Errors
+    ///
+    /// As for [`audit_sample`](Self::audit_sample).
+    pub fn audit_unit(&self, game: &Dodgem, unit: usize, progress: &dyn Progress) -> Result<AuditReport, Sampled> {
+        let start = game.unit_index().start(unit);
+        let len = self.tables[unit].header().key.positions;
+        game.audit_sample(start..start + len, len, progress, |pos| self.value(game, pos))
+    }
+
+    /// The smallest unit holding the longest loss, and that loss.
+    pub fn longest_loss_unit(&self) -> Option<(usize, Plies)> {
+        let longest = |unit: usize| self.tables[unit].header().fact(LONGEST_LOSS);
+        let units = 0..self.tables.len();
+        let loss = units.clone().filter_map(longest).max()?;
+        let unit =
+            units.filter(|&u| longest(u) == Some(loss)).min_by_key(|&u| self.tables[u].header().key.positions)?;
+        Some((unit, Plies(loss as u16)))
     }
 
     /// The bytes the unit files take on disk.

@@ -558,26 +558,55 @@ fn reachable_positions_walked_by_units_are_those_of_one_walk_over_the_board() {
         let dir = tempfile::tempdir().unwrap();
         let files = game.unit_files(&solved_engine::TableStore::new(dir.path()));
         game.solve_to_files(&files, 0, &Silent).unwrap();
+        assert_eq!(game.reachable_if_walked(&files).unwrap(), None);
         assert_eq!(game.reachable_by_units(&files, &Silent).unwrap(), expected, "{}x{}", game.size, game.size);
         // The finished walk is read back, not walked again.
         assert!(files.dir().join("reachable.ckpt").is_file());
         assert_eq!(game.reachable_by_units(&files, &Silent).unwrap(), expected);
+        assert_eq!(game.reachable_if_walked(&files).unwrap(), Some(expected));
     }
 }
 
 #[test]
-fn a_sample_audit_of_unit_files_passes_and_catches_a_wrong_value() {
+fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wrong_value() {
     use crate::claims::Verdict;
     let game = game(4, Objective::Normal);
     let dir = tempfile::tempdir().unwrap();
     let store = solved_engine::TableStore::new(dir.path());
-    game.solve_to_files(&game.unit_files(&store), 0, &Silent).unwrap();
+    let files = game.unit_files(&store);
+    game.solve_to_files(&files, 0, &Silent).unwrap();
     let units = DodgemUnits::open(&game, &store).unwrap();
-    let claims = claims::from_unit_files(&game, Ok(&units), 5000, &Silent).unwrap();
-    assert_eq!(claims.len(), 3);
-    assert!(claims.iter().all(|c| c.verdict == Verdict::Agrees), "{claims:?}");
-    assert!(claims[0].ours.starts_with("draw; first moves "), "{}", claims[0].ours);
-    assert_eq!(claims[2].ours, "all 5000 agree");
+    // What 4x4 would publish, from its one table (its own numbering and
+    // header figures), not from the unit files.
+    let (table, _) = crate::tables::obtain(&game, &store, &Silent).unwrap();
+    let summary = game.summary(&table).unwrap();
+    let first_moves: Vec<String> =
+        game.ranked_moves(&game.start(), &table).iter().map(|(m, v, _)| format!("{m} {v}")).collect();
+    let published = claims::OwnResult {
+        first_moves: first_moves.join(", "),
+        all: summary.all,
+        reachable: Some(summary.reachable),
+        longest: (summary.longest_win.unwrap(), summary.longest_loss.unwrap()),
+        mutual_zugzwangs: summary.mutual_zugzwang,
+    };
+    let verdicts = |published: &claims::OwnResult, reachable| {
+        let claims = claims::from_unit_files(&game, Ok(&units), published, reachable, 5000, &Silent).unwrap();
+        assert_eq!(claims.len(), 9);
+        assert_eq!(claims.last().unwrap().ours, "all 5000 agree");
+        claims.into_iter().map(|c| (c.claim, c.verdict)).collect::<Vec<_>>()
+    };
+    let not_walked = verdicts(&published, None);
+    let unreached: Vec<&str> = not_walked.iter().filter(|c| c.1 != Verdict::Agrees).map(|c| c.0.as_str()).collect();
+    assert_eq!(unreached, ["4x4 positions reachable from the start (wins, losses, draws)"]);
+    assert_eq!(not_walked[3].1, Verdict::NotYetReachable);
+    let walked = game.reachable_by_units(&files, &Silent).unwrap();
+    assert!(verdicts(&published, Some(walked)).iter().all(|c| c.1 == Verdict::Agrees));
+    // Each published figure is held to the files: one wrong, one claim fails.
+    let mut wrong = published.clone();
+    wrong.mutual_zugzwangs += 1;
+    let failed: Vec<String> =
+        verdicts(&wrong, Some(walked)).into_iter().filter(|c| c.1 != Verdict::Agrees).map(|c| c.0).collect();
+    assert_eq!(failed, ["4x4 placements lost for either side to move"]);
     // One stored value changed: the audit finds it where it was sampled.
     let wrong = 2 * game.unit_index().count() / 5;
     let unit = game.unit_index().unit_at(wrong);
@@ -587,10 +616,10 @@ fn a_sample_audit_of_unit_files_passes_and_catches_a_wrong_value() {
         let same = Units::locate(&game, pos) == Units::locate(&game, &victim);
         Ok(if same { if truth == Value::Draw { Value::Win(Plies(1)) } else { Value::Draw } } else { truth })
     };
-    let report = game.audit_sample(5, &Silent, lie).unwrap();
+    let report = game.audit_sample(0..game.unit_index().count(), 5, &Silent, lie).unwrap();
     assert_eq!(report.checked, 5);
     assert!(report.examples.iter().any(|d| d.idx == wrong), "{report:?}");
-    let missing = claims::from_unit_files(&game, Err("not solved".into()), 5, &Silent).unwrap();
+    let missing = claims::from_unit_files(&game, Err("not solved".into()), &published, None, 5, &Silent).unwrap();
     assert_eq!(missing.len(), 1);
     assert_eq!((missing[0].ours.as_str(), &missing[0].verdict), ("not solved", &Verdict::NotYetReachable));
 }
