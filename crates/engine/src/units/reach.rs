@@ -2,12 +2,18 @@
 //! whose set of positions is too large for one bit set in memory.
 //!
 //! Moves lead into a unit itself or into units solved before it, so a walk
-//! forward from the start takes the units in the opposite order: when a
-//! unit's turn comes, every unit with moves into it has been walked, and
-//! the marks they left on it are complete. The unit's own moves are then
-//! followed until nothing new is found, its moves into earlier units leave
-//! marks there, and the finished set is handed to the caller to count
-//! whatever it counts; it is not kept.
+//! forward from the start takes a unit only once every unit with moves
+//! into it has been walked: the marks they left on it are then complete.
+//! The unit's own moves are followed until nothing new is found, its moves
+//! into other units leave marks there, and the finished set is handed to
+//! the caller to count whatever it counts; it is not kept. A unit nothing
+//! has marked (and not the start's) holds nothing reachable, and is passed
+//! over without a look.
+//!
+//! Of the units ready, the walk takes the one that leaves the fewest marks
+//! held: the marks on units not walked yet are most of its memory, and on
+//! 6×6 this order halves their peak (2.8 GB against 5.9 GB in the
+//! opposite order of the solve).
 //!
 //! Marks only ever add reachable positions, so a checkpoint (the units
 //! walked, the counts so far, and the marks left on units not walked yet)
@@ -118,38 +124,106 @@ pub fn reach_by_units<G: ForwardUnits>(
     };
     let total: u64 = units.iter().map(|u| u.len).sum();
     progress.start("reachable", total);
-    progress.advance(units[units.len() - walk.walked..].iter().map(|u| u.len).sum());
+    progress.advance(walk.order.iter().map(|&u| units[u].len).sum());
     let (start_unit, start_idx) = game.locate(start);
+    let mut ready = Ready::new(&units, &walk.order);
     let mut saved_at = Instant::now();
-    while walk.walked < units.len() {
-        let number = units.len() - 1 - walk.walked;
-        let seen = walk.pending[number].take().unwrap_or_else(|| zeros(units[number].len));
-        if number == start_unit {
-            mark(&seen, start_idx);
-        }
-        for &d in &units[number].depends_on {
-            walk.pending[d].get_or_insert_with(|| zeros(units[d].len));
-        }
-        if let Err(stopped) = close(game, number, &seen, &walk.pending, progress) {
-            // What was found of this unit is reachable: a mark like any other.
-            walk.pending[number] = Some(seen);
-            if let Some(checkpoint) = checkpoint {
-                walk.save(&checkpoint.file)?;
+    while let Some(number) = ready.take(&units, &walk.pending, start_unit) {
+        if walk.pending[number].is_some() || number == start_unit {
+            let seen = walk.pending[number].take().unwrap_or_else(|| zeros(units[number].len));
+            if number == start_unit {
+                mark(&seen, start_idx);
             }
-            return Err(stopped.into());
+            for &d in &units[number].depends_on {
+                walk.pending[d].get_or_insert_with(|| zeros(units[d].len));
+            }
+            if let Err(stopped) = close(game, number, &seen, &walk.pending, progress) {
+                // What was found of this unit is reachable: a mark like any other.
+                walk.pending[number] = Some(seen);
+                if let Some(checkpoint) = checkpoint {
+                    walk.save(&checkpoint.file)?;
+                }
+                return Err(stopped.into());
+            }
+            let set = PositionSet::from_words(seen.into_iter().map(AtomicU64::into_inner).collect());
+            for (sum, found) in walk.counts.iter_mut().zip(count(number, &set)?) {
+                *sum += found;
+            }
         }
-        let set = PositionSet::from_words(seen.into_iter().map(AtomicU64::into_inner).collect());
-        for (sum, found) in walk.counts.iter_mut().zip(count(number, &set)?) {
-            *sum += found;
-        }
-        walk.walked += 1;
+        walk.order.push(number);
+        ready.walked(&units, number);
         progress.advance(units[number].len);
-        if let Some(checkpoint) = checkpoint.filter(|c| saved_at.elapsed() >= c.every || walk.walked == units.len()) {
+        let finished = walk.order.len() == units.len();
+        if let Some(checkpoint) = checkpoint.filter(|c| saved_at.elapsed() >= c.every || finished) {
             walk.save(&checkpoint.file)?;
             saved_at = Instant::now();
         }
     }
     Ok(walk.counts)
+}
+
+/// The units a walk may take next: those not walked whose readers (the
+/// units with moves into them) all have been.
+struct Ready {
+    /// For each unit, its readers not walked yet.
+    waiting: Vec<usize>,
+    units: Vec<usize>,
+}
+
+impl Ready {
+    /// What is ready once `walked` have been.
+    fn new(units: &[Unit], walked: &[usize]) -> Ready {
+        let mut waiting: Vec<usize> = readers(units).iter().map(Vec::len).collect();
+        let mut done = vec![false; units.len()];
+        for &u in walked {
+            done[u] = true;
+            for &d in units[u].depends_on.iter().filter(|&&d| d != u) {
+                waiting[d] -= 1;
+            }
+        }
+        let ready = (0..units.len()).filter(|&u| !done[u] && waiting[u] == 0).collect();
+        Ready { waiting, units: ready }
+    }
+
+    /// Removes and returns the ready unit whose walk leaves the fewest
+    /// marks held: one nothing has marked (passed over) at once, else the
+    /// one whose new marks, less its own, are fewest. `None` once every
+    /// unit has been walked.
+    fn take(&mut self, units: &[Unit], pending: &[Option<Box<[AtomicU64]>>], start: usize) -> Option<usize> {
+        let growth = |u: usize| -> i128 {
+            if pending[u].is_none() && u != start {
+                return i128::MIN;
+            }
+            let added: u64 =
+                units[u].depends_on.iter().filter(|&&d| d != u && pending[d].is_none()).map(|&d| units[d].len).sum();
+            i128::from(added) - i128::from(units[u].len)
+        };
+        // Ties go to the unit solved last, as in the solve's opposite order.
+        let at = (0..self.units.len()).min_by_key(|&i| (growth(self.units[i]), std::cmp::Reverse(self.units[i])))?;
+        Some(self.units.swap_remove(at))
+    }
+
+    /// Records that `unit` has been walked: units it was the last reader
+    /// of become ready.
+    fn walked(&mut self, units: &[Unit], unit: usize) {
+        for &d in units[unit].depends_on.iter().filter(|&&d| d != unit) {
+            self.waiting[d] -= 1;
+            if self.waiting[d] == 0 {
+                self.units.push(d);
+            }
+        }
+    }
+}
+
+/// For each unit, the other units with moves into it.
+fn readers(units: &[Unit]) -> Vec<Vec<usize>> {
+    let mut readers = vec![Vec::new(); units.len()];
+    for (u, unit) in units.iter().enumerate() {
+        for &d in unit.depends_on.iter().filter(|&&d| d != u) {
+            readers[d].push(u);
+        }
+    }
+    readers
 }
 
 /// The counts a finished walk of `units` left in `checkpoint` (see
@@ -164,7 +238,7 @@ pub fn finished_walk(units: &[Unit], counts: usize, checkpoint: &Checkpoint) -> 
     let Some(saved) = checkpoint.load_if(0)? else { return Ok(None) };
     let walk = Walk::restore(units, counts, &saved.state, saved.words)
         .ok_or_else(|| checkpoint.refuse("its state does not fit these units"))?;
-    Ok((walk.walked == units.len()).then_some(walk.counts))
+    Ok((walk.order.len() == units.len()).then_some(walk.counts))
 }
 
 fn zeros(len: u64) -> Box<[AtomicU64]> {
@@ -258,26 +332,28 @@ fn close<G: ForwardUnits>(
     }
 }
 
-/// Where a walk is: the units walked (the last ones), the counts so far,
-/// and the marks left on each unit not walked yet.
+/// Where a walk is: the units walked, in order, the counts so far, and the
+/// marks left on each unit not walked yet.
 struct Walk {
-    walked: usize,
+    order: Vec<usize>,
     counts: Vec<u64>,
     pending: Vec<Option<Box<[AtomicU64]>>>,
 }
 
 impl Walk {
     fn new(units: &[Unit], counts: usize) -> Walk {
-        Walk { walked: 0, counts: vec![0; counts], pending: (0..units.len()).map(|_| None).collect() }
+        Walk { order: Vec::new(), counts: vec![0; counts], pending: (0..units.len()).map(|_| None).collect() }
     }
 
-    /// The state is: the units, those walked, the counts, then for every
-    /// unit with marks its number; each a little-endian `u64`. The marks
-    /// follow, unit after unit, as the checkpoint's words.
+    /// The state is: the units, the number walked, the counts, the units
+    /// with marks and the units walked in order, each list after its
+    /// length; each number a little-endian `u64`. The marks follow, unit
+    /// after unit, as the checkpoint's words.
     fn state(&self) -> Vec<u8> {
         let marked: Vec<u64> = (0..self.pending.len() as u64).filter(|&u| self.pending[u as usize].is_some()).collect();
-        let head = [self.pending.len() as u64, self.walked as u64, self.counts.len() as u64];
-        [&head[..], &self.counts, &[marked.len() as u64], &marked]
+        let order: Vec<u64> = self.order.iter().map(|&u| u as u64).collect();
+        let head = [self.pending.len() as u64, self.counts.len() as u64];
+        [&head[..], &self.counts, &[marked.len() as u64], &marked, &[order.len() as u64], &order]
             .concat()
             .iter()
             .flat_map(|n| n.to_le_bytes())
@@ -289,29 +365,93 @@ impl Walk {
         file.save_from(&self.state(), words.len() as u64, words.into_iter())
     }
 
-    /// The walk a checkpoint holds, if its state fits `units`.
+    /// The walk a checkpoint holds, if its state fits `units`: every unit
+    /// walked once, after the units with moves into it, and none with
+    /// marks left.
     fn restore(units: &[Unit], counts: usize, state: &[u8], words: Vec<AtomicU64>) -> Option<Walk> {
         let mut numbers = state.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")));
         let mut next = || numbers.next().and_then(|n| usize::try_from(n).ok());
-        if next()? != units.len() {
-            return None;
-        }
-        let walked = next().filter(|&w| w <= units.len())?;
-        if next()? != counts {
+        if next()? != units.len() || next()? != counts {
             return None;
         }
         let sums = (0..counts).map(|_| next().map(|n| n as u64)).collect::<Option<Vec<_>>>()?;
-        let marked = (0..next()?).map(|_| next().filter(|&u| u < units.len() - walked)).collect::<Option<Vec<_>>>()?;
+        let marked = (0..next()?).map(|_| next().filter(|&u| u < units.len())).collect::<Option<Vec<_>>>()?;
+        let order = (0..next()?).map(|_| next().filter(|&u| u < units.len())).collect::<Option<Vec<_>>>()?;
+        if next().is_some() {
+            return None;
+        }
+        let mut walked = vec![false; units.len()];
+        let readers = readers(units);
+        for &u in &order {
+            if walked[u] || readers[u].iter().any(|&r| !walked[r]) {
+                return None;
+            }
+            walked[u] = true;
+        }
         let mut pending: Vec<Option<Box<[AtomicU64]>>> = (0..units.len()).map(|_| None).collect();
         let mut words = words.into_iter();
         for unit in marked {
             let len = units[unit].len.div_ceil(64) as usize;
             let marks: Box<[AtomicU64]> = words.by_ref().take(len).collect();
-            if marks.len() != len {
+            if walked[unit] || pending[unit].is_some() || marks.len() != len {
                 return None;
             }
             pending[unit] = Some(marks);
         }
-        (words.next().is_none() && next().is_none()).then_some(Walk { walked, counts: sums, pending })
+        words.next().is_none().then_some(Walk { order, counts: sums, pending })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The order a walk takes `units` in when every unit walked marks all
+    /// the units it moves into.
+    fn order(units: &[Unit], start: usize) -> Vec<usize> {
+        let mut pending: Vec<Option<Box<[AtomicU64]>>> = (0..units.len()).map(|_| None).collect();
+        let mut ready = Ready::new(units, &[]);
+        let mut order = Vec::new();
+        while let Some(u) = ready.take(units, &pending, start) {
+            if pending[u].take().is_some() || u == start {
+                for &d in &units[u].depends_on {
+                    pending[d].get_or_insert_with(|| zeros(units[d].len));
+                }
+            }
+            ready.walked(units, u);
+            order.push(u);
+        }
+        order
+    }
+
+    #[test]
+    fn a_walk_takes_first_the_units_that_leave_the_fewest_marks_held() {
+        let unit = |len, depends_on: &[usize]| Unit { len, depends_on: depends_on.to_vec() };
+        // From the start (4), unit 3 would have unit 0's many marks held
+        // while 2 and 1 are walked; walking 2 and 1 first holds few.
+        let units = [unit(1000, &[]), unit(1, &[]), unit(1, &[1]), unit(1, &[0]), unit(1, &[2, 3])];
+        assert_eq!(order(&units, 4), [4, 2, 1, 3, 0]);
+        // A unit nothing can mark (1: no unit moves into it, and the start
+        // is not in it) is passed over first, whatever it would hold.
+        let units = [unit(1000, &[]), unit(1, &[0]), unit(1, &[0])];
+        assert_eq!(order(&units, 2), [1, 2, 0]);
+    }
+
+    #[test]
+    fn a_checkpoint_whose_order_skips_a_reader_is_refused() {
+        let units = [Unit { len: 64, depends_on: vec![] }, Unit { len: 64, depends_on: vec![0] }];
+        let state = |order: &[u64]| {
+            let walk =
+                Walk { order: order.iter().map(|&u| u as usize).collect(), counts: vec![7], pending: vec![None, None] };
+            walk.state()
+        };
+        assert!(Walk::restore(&units, 1, &state(&[1]), Vec::new()).is_some());
+        assert!(Walk::restore(&units, 1, &state(&[1, 0]), Vec::new()).is_some());
+        // Unit 0 before its reader, or twice.
+        assert!(Walk::restore(&units, 1, &state(&[0]), Vec::new()).is_none());
+        assert!(Walk::restore(&units, 1, &state(&[1, 1]), Vec::new()).is_none());
+        // Another number of counts, or words left over.
+        assert!(Walk::restore(&units, 2, &state(&[1]), Vec::new()).is_none());
+        assert!(Walk::restore(&units, 1, &state(&[1]), vec![AtomicU64::new(0)]).is_none());
     }
 }
