@@ -639,3 +639,39 @@ fn units_solved_two_bytes_wide_leave_the_same_files() {
         }
     }
 }
+
+#[test]
+fn children_found_for_the_walk_are_located_as_the_plain_rules_children_are() {
+    use solved_engine::units::ForwardUnits;
+    for size in 2..=6 {
+        let game = game(size, Objective::Normal);
+        let every = EveryPosition(&game);
+        let units = game.unit_index().units();
+        // Every unit of the small boards; a spread of units and positions
+        // of 5x5 and 6x6, each compiled for its size.
+        let step = if size <= 4 { 1 } else { 7 };
+        for unit in (0..units.len()).step_by(step) {
+            let len = units[unit].len;
+            let picks = if size <= 4 { 0..len } else { 0..len.min(40) };
+            let spread = picks.map(|i| if size <= 4 { i } else { i * len / 40 });
+            for idx in spread {
+                let stored = Units::unindex_in_unit(&game, unit, idx);
+                for pos in [stored, game.mirror(&stored)] {
+                    if game.terminal_value(&pos).is_some() {
+                        continue;
+                    }
+                    let mut found = Vec::new();
+                    every.for_each_child_located(&pos, |u, i| found.push((u, i)));
+                    let mut plain: Vec<(usize, u64)> = game
+                        .legal_moves(&pos)
+                        .into_iter()
+                        .map(|m| ForwardUnits::locate(&every, &game.play_unchecked(&pos, m)))
+                        .collect();
+                    found.sort_unstable();
+                    plain.sort_unstable();
+                    assert_eq!(found, plain, "{size}x{size} {pos}");
+                }
+            }
+        }
+    }
+}
