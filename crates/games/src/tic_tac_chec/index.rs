@@ -302,53 +302,78 @@ impl TicTacChecIndex {
             let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
             let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.0);
             let end = block_end.min(range.end);
-            let mut pos = self.unindex_post(idx);
-            let others = self.blocks[block].2;
-            let (slots, count) = slots_of(others);
+            let (slots, count) = slots_of(self.blocks[block].2);
             let slots = &slots[..count];
+            let mut pos = self.unindex_post(idx);
+            let mut placement = Placement::of(&pos, slots);
             loop {
                 f(idx, pos);
                 idx += 1;
                 if idx == end {
                     break;
                 }
-                if !self.step_placement(&mut pos, slots) {
+                if !placement.step(&mut pos, slots) {
                     // The pieces went round: next pawn state.
                     pos = self.unindex_post(idx);
+                    placement = Placement::of(&pos, slots);
                 }
             }
         }
     }
+}
 
-    /// Moves the other pieces of `pos` to the next placement in rank order,
-    /// or returns `false` if it was the last for its pawns.
-    fn step_placement(&self, pos: &mut Position, slots: &[usize]) -> bool {
+/// Where the other pieces of a position can still go, for stepping through
+/// placements in rank order like an odometer: the last piece's digit turns
+/// fastest, so most steps move one piece to the next free square.
+struct Placement {
+    /// The squares the pawns leave free.
+    pawn_free: u16,
+    /// For each piece, in slot order, the squares above its own that are
+    /// free of the pawns and of the pieces before it: where it goes next.
+    above: [u16; 6],
+}
+
+impl Placement {
+    fn of(pos: &Position, slots: &[usize]) -> Placement {
         let mut pawn_free = 0xffffu16;
         for color in 0..2 {
             if pos.squares[color * 4] != HAND {
                 pawn_free &= !(1 << pos.squares[color * 4]);
             }
         }
-        // The squares free for each piece: the pawns' leave minus earlier pieces'.
-        for i in (0..slots.len()).rev() {
-            let mut available = pawn_free;
-            for &slot in &slots[..i] {
-                available &= !(1 << pos.squares[slot]);
+        let mut above = [0; 6];
+        let mut free = pawn_free;
+        for (i, &slot) in slots.iter().enumerate() {
+            let square = pos.squares[slot];
+            above[i] = free & !((2u32 << square) - 1) as u16;
+            free &= !(1 << square);
+        }
+        Placement { pawn_free, above }
+    }
+
+    /// Moves the other pieces of `pos` to the next placement in rank order,
+    /// or returns `false` if it was the last for its pawns.
+    #[inline]
+    fn step(&mut self, pos: &mut Position, slots: &[usize]) -> bool {
+        let Some(turning) = (0..slots.len()).rev().find(|&i| self.above[i] != 0) else {
+            return false;
+        };
+        let square = self.above[turning].trailing_zeros() as u8;
+        self.above[turning] &= self.above[turning] - 1;
+        pos.squares[slots[turning]] = square;
+        if turning + 1 < slots.len() {
+            // The pieces after it start again on the lowest squares left.
+            let mut free = self.pawn_free;
+            for &slot in &slots[..=turning] {
+                free &= !(1 << pos.squares[slot]);
             }
-            let current = pos.squares[slots[i]];
-            let higher = available & !((2u32 << current) - 1) as u16;
-            if higher != 0 {
-                pos.squares[slots[i]] = higher.trailing_zeros() as u8;
-                available &= !(1 << pos.squares[slots[i]]);
-                for &slot in &slots[i + 1..] {
-                    let lowest = available.trailing_zeros() as u8;
-                    pos.squares[slot] = lowest;
-                    available &= !(1 << lowest);
-                }
-                return true;
+            for (i, &slot) in slots.iter().enumerate().skip(turning + 1) {
+                pos.squares[slot] = free.trailing_zeros() as u8;
+                free &= free - 1;
+                self.above[i] = free;
             }
         }
-        false
+        true
     }
 }
 
