@@ -231,68 +231,139 @@ impl UnitSolver {
         let mut kept = Kept::new(self.budget, &units);
         let mut done = 0u64;
         let mut reported = 0u64;
-        for (number, unit) in units.iter().enumerate() {
-            done += unit.len;
+        let mut number = 0;
+        while number < units.len() {
             if store.has(number)? {
+                done += units[number].len;
                 report.resumed += 1;
-                progress.advance(2 * unit.len);
+                progress.advance(2 * units[number].len);
+                number += 1;
                 continue;
             }
             if report.solved == 0 && report.resumed > 0 {
                 progress.note(&format!("resuming: {} of {} units were solved before", report.resumed, units.len()));
             }
+            let batch = batch_from(&units, number, store)?;
+            done += batch.clone().map(|u| units[u].len).sum::<u64>();
             // A stage line for every hundredth of the positions, for logs.
             if done * 100 / total.max(1) > reported {
                 reported = done * 100 / total.max(1);
-                progress.stage(&format!("unit {} of {}", number + 1, units.len()));
+                progress.stage(&format!("unit {} of {}", batch.end, units.len()));
             }
-            let held = solve_unit(game, &units, number, store, &mut kept, self.two_bytes_wide, progress)?;
+            let held = solve_units(game, &units, batch.clone(), store, &mut kept, self.two_bytes_wide, progress)?;
             report.peak_bytes = report.peak_bytes.max(held);
-            report.solved += 1;
+            report.solved += batch.len();
+            number = batch.end;
         }
         Ok(report)
     }
 }
 
-/// Solves unit `number` of `units` and saves it, reading the units it
-/// depends on from `kept` or else from `store`, and keeping it there for
-/// the units that read it; two bytes a position from the start if
-/// `two_bytes_wide`. Returns the bytes of values held meanwhile.
-fn solve_unit<G: Units>(
+/// Units below this many positions are solved several at once, each on
+/// one thread: solved alone, their few positions per distance layer left
+/// the second thread waiting at every layer's end.
+const SMALL_UNIT: u64 = 1 << 20;
+
+/// At most this many positions of small units and of the units they read
+/// are solved at once, which bounds what a batch adds to memory.
+const BATCH_POSITIONS: u64 = 1 << 26;
+
+/// The unsolved units from `first` on to solve together: `first`, and
+/// while all are small, the units after it that read none of the batch.
+fn batch_from(units: &[Unit], first: usize, store: &dyn UnitStore) -> Result<std::ops::Range<usize>, TableError> {
+    let mut end = first + 1;
+    let mut positions = 0;
+    let weight = |unit: &Unit| unit.len + unit.depends_on.iter().map(|&d| units[d].len).sum::<u64>();
+    if units[first].len < SMALL_UNIT {
+        positions += weight(&units[first]);
+        while let Some(unit) = units.get(end) {
+            let independent = unit.depends_on.iter().all(|&d| d < first);
+            if unit.len >= SMALL_UNIT || !independent || positions + weight(unit) > BATCH_POSITIONS || store.has(end)? {
+                break;
+            }
+            positions += weight(unit);
+            end += 1;
+        }
+    }
+    Ok(first..end)
+}
+
+/// Solves the units of `batch`, none of which reads another, and saves
+/// them in order, reading the units they depend on from `kept` or else
+/// from `store`, and keeping them there for the units that read them; two
+/// bytes a position from the start if `two_bytes_wide`. Returns the bytes
+/// of values held meanwhile.
+fn solve_units<G: Units>(
     game: &G,
     units: &[Unit],
-    number: usize,
+    batch: std::ops::Range<usize>,
     store: &dyn UnitStore,
     kept: &mut Kept,
     two_bytes_wide: bool,
     progress: &dyn Progress,
 ) -> Result<u64, UnitSolveError> {
-    let unit = &units[number];
-    let dependencies = unit
-        .depends_on
-        .iter()
-        .map(|&d| kept.get(d, || store.load(d, units[d].len).map(Arc::new)))
+    use rayon::prelude::*;
+    let dependencies = batch
+        .clone()
+        .map(|number| {
+            let read = |&d: &usize| kept.get(d, || store.load(d, units[d].len).map(Arc::new));
+            units[number].depends_on.iter().map(read).collect::<Result<Vec<_>, _>>()
+        })
         .collect::<Result<Vec<_>, _>>()?;
+    let solve = |(number, dependencies): (usize, &Vec<Arc<Solution>>)| {
+        solve_alone(game, units, number, dependencies, two_bytes_wide, progress)
+            .map_err(|source| UnitSolveError::Solve { unit: number, source })
+    };
+    let solved: Vec<_> = if batch.len() == 1 {
+        vec![solve((batch.start, &dependencies[0]))]
+    } else {
+        // Each unit on one thread: they are small, and splitting them
+        // finer is what left a thread waiting.
+        batch.clone().into_par_iter().zip(&dependencies).with_max_len(1).map(solve).collect()
+    };
+    let mut read: Vec<&Arc<Solution>> = dependencies.iter().flatten().collect();
+    read.sort_unstable_by_key(|d| Arc::as_ptr(d));
+    read.dedup_by_key(|d| Arc::as_ptr(d));
+    let mut held = read.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
+    drop(read);
+    drop(dependencies);
+    for (number, values) in batch.zip(solved) {
+        let values = Arc::new(values?);
+        held += values.size_in_bytes();
+        let facts = if store.keeps_facts() {
+            [longest(&values), game.unit_facts(number, &values)].concat()
+        } else {
+            Vec::new()
+        };
+        store.save(number, &values, &facts)?;
+        kept.insert(number, values);
+    }
+    Ok(held)
+}
+
+/// Solves unit `number` of `units` given the values of the units it
+/// depends on, two bytes a position if `two_bytes_wide` or if one of them
+/// is.
+fn solve_alone<G: Units>(
+    game: &G,
+    units: &[Unit],
+    number: usize,
+    dependencies: &[Arc<Solution>],
+    two_bytes_wide: bool,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    let unit = &units[number];
     // Long distances lead to longer ones: a unit moving into a unit of two
     // bytes a position is solved that wide at once.
     let wide = two_bytes_wide || dependencies.iter().any(|d| d.is_wide());
-    let read = dependencies.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
     let chunk = chunk_for(unit.len);
-    let (values, solved_wide) = if wide {
-        retrograde::solve_alone(&one, &DependencyValues::<true>::new(&dependencies), chunk, true, progress)
+    let (values, _) = if wide {
+        retrograde::solve_alone(&one, &DependencyValues::<true>::new(dependencies), chunk, true, progress)
     } else {
-        retrograde::solve_alone(&one, &DependencyValues::<false>::new(&dependencies), chunk, false, progress)
-    }
-    .map_err(|source| UnitSolveError::Solve { unit: number, source })?;
-    let held = read + if solved_wide { 2 * unit.len } else { unit.len };
-    let values = Arc::new(values);
-    drop(dependencies);
-    let facts =
-        if store.keeps_facts() { [longest(&values), game.unit_facts(number, &values)].concat() } else { Vec::new() };
-    store.save(number, &values, &facts)?;
-    kept.insert(number, values);
-    Ok(held)
+        retrograde::solve_alone(&one, &DependencyValues::<false>::new(dependencies), chunk, false, progress)
+    }?;
+    Ok(values)
 }
 
 /// Positions per task: small units are cut finer so that both cores get

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use mpi::traits::{Communicator, Destination, Source};
 
-use super::{Kept, Unit, UnitReport, UnitSolveError, UnitStore, Units, solve_unit};
+use super::{Kept, Unit, UnitReport, UnitSolveError, UnitStore, Units, solve_units};
 use crate::progress::Progress;
 
 /// A worker's request for a unit, with the unit it finished if any.
@@ -150,7 +150,9 @@ fn work<G: Units>(
         match message.as_slice() {
             &[SOLVE, unit] => {
                 let unit = unit as usize;
-                if let Err(error) = solve_unit(game, units, unit, store, &mut kept, false, &StopOnly(progress)) {
+                if let Err(error) =
+                    solve_units(game, units, unit..unit + 1, store, &mut kept, false, &StopOnly(progress))
+                {
                     manager.send(&[FAILED, unit as u64][..]);
                     return Err(error);
                 }

@@ -8,11 +8,14 @@ use crate::table::TableKey;
 use crate::value::{Plies, Value};
 
 /// A toy with cycles inside units: a heap `h` and a phase `p`; the mover
-/// at an empty heap has lost, and the heap shrinks by one or two from some
-/// phases. Unit `h` is heap `h`.
+/// at a heap below `stride` has lost, and the heap shrinks by one or two
+/// strides from some phases. Unit `h` is heap `h`.
 struct Toy {
     heaps: u64,
     phases: u64,
+    /// By how much a heap shrinks: past 1, units `stride` apart read each
+    /// other and the ones between are independent.
+    stride: u64,
     /// Whether phases follow each other in one long line, which makes
     /// games longer than one byte can count, rather than turn in a cycle.
     long: bool,
@@ -36,7 +39,7 @@ impl Toy {
             if p + 1 < self.line() {
                 f((h, p + 1));
             } else {
-                f((h - 1, 0));
+                f((h - self.stride, 0));
             }
             if p % 16 == 5 && p + 2 < self.line() {
                 f((h, p + 2));
@@ -48,10 +51,10 @@ impl Toy {
             f((h, (2 * p + 1) % self.phases));
         }
         if p % 3 == 0 {
-            f((h - 1, (p + h) % self.phases));
+            f((h - self.stride, (p + h) % self.phases));
         }
-        if p % 5 == 0 && h >= 2 {
-            f((h - 2, p));
+        if p % 5 == 0 && h >= 2 * self.stride {
+            f((h - 2 * self.stride, p));
         }
     }
 }
@@ -60,11 +63,11 @@ impl Rules for Toy {
     type Position = (u64, u64);
 
     fn terminal_value(&self, pos: &(u64, u64)) -> Option<Value> {
-        (pos.0 == 0).then_some(Value::Loss(Plies(0)))
+        (pos.0 < self.stride).then_some(Value::Loss(Plies(0)))
     }
 
     fn for_each_child(&self, pos: &(u64, u64), f: impl FnMut((u64, u64))) {
-        if pos.0 > 0 {
+        if pos.0 >= self.stride {
             self.moves(*pos, f);
         }
     }
@@ -87,7 +90,10 @@ impl DenseIndex for Toy {
 impl Units for Toy {
     fn units(&self) -> Vec<Unit> {
         (0..self.heaps)
-            .map(|h| Unit { len: self.phases, depends_on: (h.saturating_sub(2)..h).map(|d| d as usize).collect() })
+            .map(|h| {
+                let depends_on = [2, 1].iter().filter_map(|k| h.checked_sub(k * self.stride)).map(|d| d as usize);
+                Unit { len: self.phases, depends_on: depends_on.collect() }
+            })
             .collect()
     }
 
@@ -122,7 +128,7 @@ impl Units for Toy {
     }
 
     fn for_each_parent(&self, unit: usize, pos: &(u64, u64), mut f: impl FnMut(u64, (u64, u64))) {
-        if unit == 0 {
+        if (unit as u64) < self.stride {
             return;
         }
         for p in 0..self.phases {
@@ -136,13 +142,13 @@ impl Units for Toy {
 }
 
 fn toy() -> Toy {
-    Toy { heaps: 40, phases: 3000, long: false }
+    Toy { heaps: 40, phases: 3000, stride: 1, long: false }
 }
 
 /// Games of up to 310 plies: the first units fit a byte, the next
 /// overflow the solver's byte but not the stored one, the last need two.
 fn long_toy() -> Toy {
-    Toy { heaps: 6, phases: 64, long: true }
+    Toy { heaps: 6, phases: 64, stride: 1, long: true }
 }
 
 fn key() -> TableKey {
@@ -166,6 +172,19 @@ fn units_give_the_naive_values_and_distances() {
     let draws = values.iter().filter(|v| **v == Value::Draw).count();
     let longest = values.iter().filter_map(|v| v.plies()).max().unwrap();
     assert!(draws > 0 && draws < values.len() && longest.0 >= 5, "{draws} draws, longest {longest:?}");
+}
+
+#[test]
+fn independent_small_units_are_solved_together_with_the_naive_values() {
+    let game = Toy { heaps: 40, phases: 3000, stride: 3, long: false };
+    let units = game.units();
+    let store = UnitsInMemory::new(&[3000; 40]);
+    // Units 3 apart read each other: a batch from unit 6 holds 6, 7 and 8.
+    assert_eq!(batch_from(&units, 6, &store).unwrap(), 6..9);
+    assert_eq!(batch_from(&toy().units(), 6, &store).unwrap(), 6..7);
+    let report = UnitSolver::new(0).solve(&game, &store, &Silent).unwrap();
+    assert_eq!(report.solved, 40);
+    assert_eq!(every_value(&[store.into_solution()]), solve_naive(&game));
 }
 
 /// Stops the solve once it has seen `after` units of progress.
