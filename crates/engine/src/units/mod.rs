@@ -303,13 +303,17 @@ fn solve_units<G: Units>(
     progress: &dyn Progress,
 ) -> Result<u64, UnitSolveError> {
     use rayon::prelude::*;
-    let dependencies = batch
-        .clone()
-        .map(|number| {
-            let read = |&d: &usize| kept.get(d, || store.load(d, units[d].len).map(Arc::new));
-            units[number].depends_on.iter().map(read).collect::<Result<Vec<_>, _>>()
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    // Each unit read once, however many of the batch read it.
+    let mut read = std::collections::BTreeMap::new();
+    for &d in batch.clone().flat_map(|number| &units[number].depends_on) {
+        if let std::collections::btree_map::Entry::Vacant(entry) = read.entry(d) {
+            entry.insert(kept.get(d, || store.load(d, units[d].len).map(Arc::new))?);
+        }
+    }
+    let dependencies: Vec<Vec<Arc<Solution>>> =
+        batch.clone().map(|number| units[number].depends_on.iter().map(|d| read[d].clone()).collect()).collect();
+    let mut held = read.values().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
+    drop(read);
     let solve = |(number, dependencies): (usize, &Vec<Arc<Solution>>)| {
         solve_alone(game, units, number, dependencies, two_bytes_wide, progress)
             .map_err(|source| UnitSolveError::Solve { unit: number, source })
@@ -321,11 +325,6 @@ fn solve_units<G: Units>(
         // finer is what left a thread waiting.
         batch.clone().into_par_iter().zip(&dependencies).with_max_len(1).map(solve).collect()
     };
-    let mut read: Vec<&Arc<Solution>> = dependencies.iter().flatten().collect();
-    read.sort_unstable_by_key(|d| Arc::as_ptr(d));
-    read.dedup_by_key(|d| Arc::as_ptr(d));
-    let mut held = read.iter().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
-    drop(read);
     drop(dependencies);
     for (number, values) in batch.zip(solved) {
         let values = Arc::new(values?);
