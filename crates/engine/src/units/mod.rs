@@ -7,7 +7,8 @@
 //! solving order. A unit is solved by the tiered retrograde solver as one
 //! tier, its moves out of the unit looked up in the values of the units it
 //! depends on; then its values are written to a [`UnitStore`] and it is
-//! never touched again.
+//! never touched again. Small units next to each other in the order that
+//! read none of each other are solved together, each on one thread.
 //!
 //! A unit whose distances outgrow a byte is solved again, and stored, with
 //! two bytes a position; the units that read it are solved that wide from
@@ -55,7 +56,7 @@ pub struct Unit {
     pub depends_on: Vec<usize>,
 }
 
-/// A game whose positions are split into units solved one at a time (see
+/// A game whose positions are split into units solved in order (see
 /// the [module docs](self)).
 pub trait Units: Rules {
     /// The units in solving order. A unit's dependencies come before it.
