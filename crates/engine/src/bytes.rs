@@ -130,6 +130,19 @@ impl<C: Cell> Cells<C> {
         }
     }
 
+    /// As [`update`](Self::update), for a caller that no other thread
+    /// writes beside: a load and a store, no locked instruction.
+    #[inline]
+    pub(crate) fn update_alone(&self, idx: u64, f: impl FnOnce(C) -> Option<C>) -> Option<C> {
+        let word = &self.words[(idx / C::LANES) as usize];
+        let shift = u64::from(C::BITS) * (idx % C::LANES);
+        let current = word.load(Relaxed);
+        let old = C::truncate(current >> shift);
+        let new = f(old)?;
+        word.store((current & !(C::MAX.into() << shift)) | (new.into() << shift), Relaxed);
+        Some(old)
+    }
+
     /// Calls `f(idx, cell)` for each cell in `range` equal to one of `targets`.
     pub(crate) fn for_each_equal(&self, range: Range<u64>, targets: [C; 2], mut f: impl FnMut(u64, C)) {
         let splats = targets.map(|t| t.into() * C::LOW_BITS);

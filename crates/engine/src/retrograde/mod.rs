@@ -349,7 +349,7 @@ impl<'a> Solver<'a> {
                 None => Pending::new(&tier, self.chunk),
             };
             let max_plies = AtomicU16::new(state.as_ref().map_or(0, |s| s.max_plies));
-            let solver = TierSolver {
+            let solver = TierSolver::<_, _, _, true> {
                 game,
                 bytes: &bytes,
                 earlier: &bytes,
@@ -437,7 +437,7 @@ impl Earlier for Bytes {
 /// Solves a game of exactly one tier, `0..position_count()`, whose moves
 /// out of it are looked up in `earlier`; gives one value per position. No
 /// checkpoints: a caller that needs to resume keeps its tiers small enough
-/// to redo.
+/// to redo. With [`Sharing::Alone`] it runs on the calling thread only.
 ///
 /// It solves with one byte per position unless `wide_first`, and again
 /// with two if a distance does not fit (see the module docs): a caller
@@ -449,17 +449,36 @@ pub(crate) fn solve_alone<G: TieredRetrograde, E: Earlier>(
     earlier: &E,
     chunk: u64,
     wide_first: bool,
+    sharing: Sharing,
     progress: &dyn Progress,
 ) -> Result<(Solution, bool), SolveError> {
     let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
     if !wide_first {
-        match solve_alone_in::<G, E, u8>(game, earlier, chunk, &first) {
+        let solved = match sharing {
+            Sharing::Threads => solve_alone_in::<G, E, u8, true>(game, earlier, chunk, &first),
+            Sharing::Alone => solve_alone_in::<G, E, u8, false>(game, earlier, chunk, &first),
+        };
+        match solved {
             Err(SolveError::DistanceOverflow { .. }) => {}
             solved => return solved.map(|solution| (solution, false)),
         }
     }
     let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
-    solve_alone_in::<G, E, u16>(game, earlier, chunk, &second).map(|solution| (solution, true))
+    match sharing {
+        Sharing::Threads => solve_alone_in::<G, E, u16, true>(game, earlier, chunk, &second),
+        Sharing::Alone => solve_alone_in::<G, E, u16, false>(game, earlier, chunk, &second),
+    }
+    .map(|solution| (solution, true))
+}
+
+/// Who solves a tier that [`solve_alone`] is given.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum Sharing {
+    /// Every thread of the pool, updating cells by compare-and-swap.
+    Threads,
+    /// The calling thread alone, with plain loads and stores: the caller
+    /// runs other tiers on the other threads.
+    Alone,
 }
 
 /// The progress of one try at a solve, which passes on only the work
@@ -492,7 +511,7 @@ impl Progress for Tried<'_> {
     }
 }
 
-fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell>(
+fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
     game: &G,
     earlier: &E,
     chunk: u64,
@@ -500,7 +519,7 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell>(
 ) -> Result<Solution, SolveError> {
     let len = game.position_count();
     let cells = Cells::<C>::zeroed(len);
-    let solver = TierSolver {
+    let solver = TierSolver::<_, _, _, SHARED> {
         game,
         bytes: &cells,
         earlier,
@@ -660,7 +679,10 @@ struct Layer<C> {
     next_loss: Option<C>,
 }
 
-struct TierSolver<'a, G, E, C> {
+/// Solves one tier. With `SHARED`, every thread of the pool works on it
+/// and cells change by compare-and-swap; without, the calling thread
+/// solves it alone, with plain loads and stores.
+struct TierSolver<'a, G, E, C, const SHARED: bool> {
     game: &'a G,
     bytes: &'a Cells<C>,
     /// Where the values of earlier tiers are read.
@@ -679,7 +701,18 @@ struct TierSolver<'a, G, E, C> {
     step_dense_layers: bool,
 }
 
-impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
+impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
+    /// The fewest chunks a task takes: all of them when solving alone,
+    /// which keeps every loop on the calling thread.
+    const MIN_CHUNKS_PER_TASK: usize = if SHARED { 1 } else { usize::MAX };
+
+    /// Replaces the cell of `idx` by `f(cell)` unless `f` gives `None`;
+    /// returns the cell replaced.
+    #[inline]
+    fn update(&self, idx: u64, f: impl Fn(C) -> Option<C>) -> Option<C> {
+        if SHARED { self.bytes.update(idx, f) } else { self.bytes.update_alone(idx, f) }
+    }
+
     fn chunks(&self) -> Vec<Range<u64>> {
         let Range { start, end } = self.tier;
         let mut bounds = vec![start];
@@ -722,7 +755,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
     }
 
     fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
-        self.chunks().into_par_iter().try_for_each_init(Scratch::default, |scratch, chunk| {
+        let chunks = self.chunks().into_par_iter().with_min_len(Self::MIN_CHUNKS_PER_TASK);
+        chunks.try_for_each_init(Scratch::default, |scratch, chunk| {
             if progress.should_stop() {
                 return Err(SolveError::Interrupted(Interrupted));
             }
@@ -806,7 +840,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
                 next_win: self.codes.value(Value::Win(Plies(plies + 1))).ok(),
                 next_loss: self.codes.value(Value::Loss(Plies(plies + 1))).ok(),
             };
-            chunks.par_iter().enumerate().try_for_each_init(Scratch::default, |scratch, (number, chunk)| {
+            let tasks = chunks.par_iter().enumerate().with_min_len(Self::MIN_CHUNKS_PER_TASK);
+            tasks.try_for_each_init(Scratch::default, |scratch, (number, chunk)| {
                 if progress.should_stop() {
                     return Err(SolveError::Interrupted(Interrupted));
                 }
@@ -910,7 +945,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
     /// has looked at its moves into earlier tiers.
     fn refute_move(&self, parent: u64, loss: C) -> bool {
         let codes = self.codes;
-        let replaced = self.bytes.update(parent, |code| match code {
+        let replaced = self.update(parent, |code| match code {
             code if code == C::MAX => Some(loss),
             code if codes.is_counter(code) => Some(C::truncate(code.into() + 1)),
             _ => None,
@@ -938,7 +973,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
             );
             if let Some(longest) = earlier.longest_win.filter(|&d| d > plies) {
                 let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
-                self.bytes.update(idx, |_| Some(code));
+                self.update(idx, |_| Some(code));
                 self.pending.mark(idx, longest + 1);
             }
         }
@@ -948,7 +983,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
     /// code `win` unless it already wins as fast. Returns whether it changed.
     fn win_with(&self, parent: u64, win: C) -> bool {
         let codes = self.codes;
-        let replaced = self.bytes.update(parent, |code| {
+        let replaced = self.update(parent, |code| {
             let improves = codes.is_counter(code) || (code.into() % 2 == 1 && code > win);
             improves.then_some(win)
         });
@@ -959,7 +994,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell> TierSolver<'_, G, E, C> {
     /// writes now, and every word holds bytes of this tier or of tiers
     /// already final (never counters), so whole words are rewritten.
     fn finish(&self, progress: &dyn Progress) {
-        self.chunks().into_par_iter().for_each(|chunk| {
+        self.chunks().into_par_iter().with_min_len(Self::MIN_CHUNKS_PER_TASK).for_each(|chunk| {
             progress.advance(self.bytes.clear_at_least(chunk, self.codes.first_counter()));
         });
     }

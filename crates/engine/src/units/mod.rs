@@ -26,12 +26,13 @@ mod memory;
 mod mpi;
 mod one;
 mod reach;
+mod schedule;
 
 use std::sync::Arc;
 
 use crate::game::{Expansion, Rules};
 use crate::progress::Progress;
-use crate::retrograde::{self, Solution, SolveError};
+use crate::retrograde::{self, Sharing, Solution, SolveError};
 use crate::table::TableError;
 use crate::value::Value;
 
@@ -41,6 +42,7 @@ pub use self::memory::UnitsInMemory;
 pub use self::mpi::solve_over_mpi;
 use self::one::{DependencyValues, OneUnit};
 pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, finished_walk, reach_by_units};
+use self::schedule::{Run, segment_from};
 
 /// Positions of a unit are numbered below this, so that the solver can
 /// tell a unit's own positions from those of its dependencies by their
@@ -228,117 +230,15 @@ impl UnitSolver {
         let units = game.units();
         let total: u64 = units.iter().map(|u| u.len).sum();
         progress.start("solve", 2 * total);
-        let mut report = UnitReport::default();
-        let mut kept = Kept::new(self.budget, &units);
-        let mut done = 0u64;
-        let mut reported = 0u64;
+        let run = Run::new(game, &units, store, self.budget, self.two_bytes_wide, progress);
         let mut number = 0;
         while number < units.len() {
-            if store.has(number)? {
-                done += units[number].len;
-                report.resumed += 1;
-                progress.advance(2 * units[number].len);
-                number += 1;
-                continue;
-            }
-            if report.solved == 0 && report.resumed > 0 {
-                progress.note(&format!("resuming: {} of {} units were solved before", report.resumed, units.len()));
-            }
-            let batch = batch_from(&units, number, store)?;
-            done += batch.clone().map(|u| units[u].len).sum::<u64>();
-            // A stage line for every hundredth of the positions, for logs.
-            if done * 100 / total.max(1) > reported {
-                reported = done * 100 / total.max(1);
-                progress.stage(&format!("unit {} of {}", batch.end, units.len()));
-            }
-            let held = solve_units(game, &units, batch.clone(), store, &mut kept, self.two_bytes_wide, progress)?;
-            report.peak_bytes = report.peak_bytes.max(held);
-            report.solved += batch.len();
-            number = batch.end;
+            let segment = segment_from(&units, number);
+            run.solve(segment.clone())?;
+            number = segment.end;
         }
-        Ok(report)
+        Ok(run.report())
     }
-}
-
-/// Units below this many positions are solved several at once, each on
-/// one thread: solved alone, their few positions per distance layer left
-/// the second thread waiting at every layer's end.
-const SMALL_UNIT: u64 = 1 << 20;
-
-/// At most this many positions of small units and of the units they read
-/// are solved at once, which bounds what a batch adds to memory.
-const BATCH_POSITIONS: u64 = 1 << 26;
-
-/// The unsolved units from `first` on to solve together: `first`, and
-/// while all are small, the units after it that read none of the batch.
-fn batch_from(units: &[Unit], first: usize, store: &dyn UnitStore) -> Result<std::ops::Range<usize>, TableError> {
-    let mut end = first + 1;
-    let mut positions = 0;
-    let weight = |unit: &Unit| unit.len + unit.depends_on.iter().map(|&d| units[d].len).sum::<u64>();
-    if units[first].len < SMALL_UNIT {
-        positions += weight(&units[first]);
-        while let Some(unit) = units.get(end) {
-            let independent = unit.depends_on.iter().all(|&d| d < first);
-            if unit.len >= SMALL_UNIT || !independent || positions + weight(unit) > BATCH_POSITIONS || store.has(end)? {
-                break;
-            }
-            positions += weight(unit);
-            end += 1;
-        }
-    }
-    Ok(first..end)
-}
-
-/// Solves the units of `batch`, none of which reads another, and saves
-/// them in order, reading the units they depend on from `kept` or else
-/// from `store`, and keeping them there for the units that read them; two
-/// bytes a position from the start if `two_bytes_wide`. Returns the bytes
-/// of values held meanwhile.
-fn solve_units<G: Units>(
-    game: &G,
-    units: &[Unit],
-    batch: std::ops::Range<usize>,
-    store: &dyn UnitStore,
-    kept: &mut Kept,
-    two_bytes_wide: bool,
-    progress: &dyn Progress,
-) -> Result<u64, UnitSolveError> {
-    use rayon::prelude::*;
-    // Each unit read once, however many of the batch read it.
-    let mut read = std::collections::BTreeMap::new();
-    for &d in batch.clone().flat_map(|number| &units[number].depends_on) {
-        if let std::collections::btree_map::Entry::Vacant(entry) = read.entry(d) {
-            entry.insert(kept.get(d, || store.load(d, units[d].len).map(Arc::new))?);
-        }
-    }
-    let dependencies: Vec<Vec<Arc<Solution>>> =
-        batch.clone().map(|number| units[number].depends_on.iter().map(|d| read[d].clone()).collect()).collect();
-    let mut held = read.values().map(|d| d.size_in_bytes()).sum::<u64>() + kept.bytes;
-    drop(read);
-    let solve = |(number, dependencies): (usize, &Vec<Arc<Solution>>)| {
-        solve_alone(game, units, number, dependencies, two_bytes_wide, progress)
-            .map_err(|source| UnitSolveError::Solve { unit: number, source })
-    };
-    let solved: Vec<_> = if batch.len() == 1 {
-        vec![solve((batch.start, &dependencies[0]))]
-    } else {
-        // Each unit on one thread: they are small, and splitting them
-        // finer is what left a thread waiting.
-        batch.clone().into_par_iter().zip(&dependencies).with_max_len(1).map(solve).collect()
-    };
-    drop(dependencies);
-    for (number, values) in batch.zip(solved) {
-        let values = Arc::new(values?);
-        held += values.size_in_bytes();
-        let facts = if store.keeps_facts() {
-            [longest(&values), game.unit_facts(number, &values)].concat()
-        } else {
-            Vec::new()
-        };
-        store.save(number, &values, &facts)?;
-        kept.insert(number, values);
-    }
-    Ok(held)
 }
 
 /// Solves unit `number` of `units` given the values of the units it
@@ -350,6 +250,7 @@ fn solve_alone<G: Units>(
     number: usize,
     dependencies: &[Arc<Solution>],
     two_bytes_wide: bool,
+    sharing: Sharing,
     progress: &dyn Progress,
 ) -> Result<Solution, SolveError> {
     let unit = &units[number];
@@ -359,9 +260,9 @@ fn solve_alone<G: Units>(
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
     let chunk = chunk_for(unit.len);
     let (values, _) = if wide {
-        retrograde::solve_alone(&one, &DependencyValues::<true>::new(dependencies), chunk, true, progress)
+        retrograde::solve_alone(&one, &DependencyValues::<true>::new(dependencies), chunk, true, sharing, progress)
     } else {
-        retrograde::solve_alone(&one, &DependencyValues::<false>::new(dependencies), chunk, false, progress)
+        retrograde::solve_alone(&one, &DependencyValues::<false>::new(dependencies), chunk, false, sharing, progress)
     }?;
     Ok(values)
 }
@@ -370,57 +271,6 @@ fn solve_alone<G: Units>(
 /// work. The values do not depend on it.
 fn chunk_for(len: u64) -> u64 {
     (len / 64).clamp(1 << 10, 1 << 15).next_multiple_of(8)
-}
-
-/// Solved units kept in memory for the units still to come that read
-/// them, within a budget; each is dropped once no later unit needs it.
-struct Kept {
-    budget: u64,
-    bytes: u64,
-    /// For each unit, the last unit that depends on it.
-    last_reader: Vec<usize>,
-    values: Vec<Option<Arc<Solution>>>,
-    /// The unit being solved: what is kept is dropped once past its last reader.
-    now: usize,
-}
-
-impl Kept {
-    fn new(budget: u64, units: &[Unit]) -> Kept {
-        let mut last_reader = vec![0; units.len()];
-        for (number, unit) in units.iter().enumerate() {
-            for &d in &unit.depends_on {
-                last_reader[d] = last_reader[d].max(number);
-            }
-        }
-        Kept { budget, bytes: 0, last_reader, values: vec![None; units.len()], now: 0 }
-    }
-
-    fn get(
-        &mut self,
-        unit: usize,
-        load: impl FnOnce() -> Result<Arc<Solution>, TableError>,
-    ) -> Result<Arc<Solution>, TableError> {
-        match &self.values[unit] {
-            Some(values) => Ok(values.clone()),
-            None => load(),
-        }
-    }
-
-    /// Keeps `unit`'s values if a later unit reads them and the budget
-    /// allows, after dropping those no unit from `unit` on reads.
-    fn insert(&mut self, unit: usize, values: Arc<Solution>) {
-        self.now = unit;
-        for (number, kept) in self.values.iter_mut().enumerate() {
-            if kept.is_some() && self.last_reader[number] <= self.now {
-                self.bytes -= kept.take().map_or(0, |v| v.size_in_bytes());
-            }
-        }
-        let len = values.size_in_bytes();
-        if self.last_reader[unit] > unit && self.bytes + len <= self.budget {
-            self.bytes += len;
-            self.values[unit] = Some(values);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use std::collections::BTreeSet;
 
 use mpi::traits::{Communicator, Destination, Source};
 
-use super::{Kept, Unit, UnitReport, UnitSolveError, UnitStore, Units, solve_units};
+use super::schedule::Run;
+use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units};
 use crate::progress::Progress;
 
 /// A worker's request for a unit, with the unit it finished if any.
@@ -143,16 +144,15 @@ fn work<G: Units>(
     progress: &dyn Progress,
 ) -> Result<(), UnitSolveError> {
     let manager = world.process_at_rank(0);
-    let mut kept = Kept::new(budget, units);
+    let stop_only = StopOnly(progress);
+    let run = Run::new(game, units, store, budget, false, &stop_only);
     manager.send(&[READY][..]);
     loop {
         let (message, _) = receive(&manager);
         match message.as_slice() {
             &[SOLVE, unit] => {
                 let unit = unit as usize;
-                if let Err(error) =
-                    solve_units(game, units, unit..unit + 1, store, &mut kept, false, &StopOnly(progress))
-                {
+                if let Err(error) = run.solve(unit..unit + 1) {
                     manager.send(&[FAILED, unit as u64][..]);
                     return Err(error);
                 }

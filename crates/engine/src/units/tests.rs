@@ -1,5 +1,6 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::schedule::SMALL_UNIT;
 use super::*;
 use crate::game::DenseIndex;
 use crate::naive::solve_naive;
@@ -175,16 +176,35 @@ fn units_give_the_naive_values_and_distances() {
 }
 
 #[test]
-fn independent_small_units_are_solved_together_with_the_naive_values() {
+fn small_units_solve_each_once_its_dependencies_are_and_resume() {
     let game = Toy { heaps: 40, phases: 3000, stride: 3, long: false };
-    let units = game.units();
+    let naive = solve_naive(&game);
     let store = UnitsInMemory::new(&[3000; 40]);
-    // Units 3 apart read each other: a batch from unit 6 holds 6, 7 and 8.
-    assert_eq!(batch_from(&units, 6, &store).unwrap(), 6..9);
-    assert_eq!(batch_from(&toy().units(), 6, &store).unwrap(), 6..7);
+    // Units 3 apart read each other: three at a time can be solved at once.
     let report = UnitSolver::new(0).solve(&game, &store, &Silent).unwrap();
     assert_eq!(report.solved, 40);
-    assert_eq!(every_value(&[store.into_solution()]), solve_naive(&game));
+    assert_eq!(every_value(&[store.into_solution()]), naive);
+    // Stopped halfway, a solve leaves the units it finished, in whatever
+    // order they were; the next one solves the others.
+    let again = UnitsInMemory::new(&[3000; 40]);
+    let stop = StopAfter { after: 2 * 3000 * 17 + 100, seen: AtomicU64::new(0) };
+    let error = UnitSolver::new(0).solve(&game, &again, &stop).unwrap_err();
+    assert!(matches!(error, UnitSolveError::Solve { source: SolveError::Interrupted(_), .. }), "{error}");
+    let stored = (0..40).filter(|&u| again.has(u).unwrap()).count();
+    assert!((1..40).contains(&stored), "{stored} units stored");
+    let report = UnitSolver::new(0).solve(&game, &again, &Silent).unwrap();
+    assert_eq!((report.resumed, report.solved), (stored, 40 - stored));
+    assert_eq!(every_value(&[again.into_solution()]), naive);
+}
+
+#[test]
+fn a_segment_runs_to_the_next_large_unit_and_a_large_unit_is_alone() {
+    let unit = |len, depends_on: &[usize]| Unit { len, depends_on: depends_on.to_vec() };
+    let units = [unit(10, &[]), unit(10, &[0]), unit(SMALL_UNIT, &[1]), unit(SMALL_UNIT - 1, &[2]), unit(10, &[])];
+    assert_eq!(schedule::segment_from(&units, 0), 0..2);
+    assert_eq!(schedule::segment_from(&units, 1), 1..2);
+    assert_eq!(schedule::segment_from(&units, 2), 2..3);
+    assert_eq!(schedule::segment_from(&units, 3), 3..5);
 }
 
 /// Stops the solve once it has seen `after` units of progress.

@@ -1,0 +1,369 @@
+//! Which units are solved when, by which threads, and which solved units
+//! stay in memory for the units that read them.
+//!
+//! The order a game lists its units in is one the solve may follow, but
+//! most units read only a few of those before them, so many can be solved
+//! at once. A run of consecutive small units (a *segment*) is solved that
+//! way: each unit by one thread, with plain loads and stores, started as
+//! soon as the units it reads are solved. Split over every thread, a small
+//! unit's distance layers hold a few thousand positions each, and at every
+//! layer's end one thread waited for the other. A large unit is solved by
+//! every thread, alone, which bounds the memory a solve takes by one large
+//! unit and its dependencies.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::AcqRel, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_alone};
+use crate::progress::Progress;
+use crate::retrograde::{Sharing, Solution};
+use crate::table::TableError;
+
+/// Units below this many positions are solved by one thread each, several
+/// at once; larger ones by every thread, one at a time.
+pub(super) const SMALL_UNIT: u64 = 1 << 24;
+
+/// The units from `first` on to schedule together: `first` alone if it is
+/// large, or else every small unit after it up to the next large one.
+pub(super) fn segment_from(units: &[Unit], first: usize) -> Range<usize> {
+    if units[first].len >= SMALL_UNIT {
+        return first..first + 1;
+    }
+    let end = units[first..].iter().position(|unit| unit.len >= SMALL_UNIT).map_or(units.len(), |n| first + n);
+    first..end
+}
+
+/// A solve by units under way: what it has solved and what it keeps.
+pub(super) struct Run<'a, G> {
+    game: &'a G,
+    units: &'a [Unit],
+    store: &'a dyn UnitStore,
+    kept: Kept,
+    two_bytes_wide: bool,
+    progress: &'a dyn Progress,
+    /// Positions of all units.
+    total: u64,
+    solved: AtomicUsize,
+    resumed: AtomicUsize,
+    /// Bytes of unit values held beyond those kept: the dependencies read
+    /// back for the units being solved, and their values.
+    held: AtomicU64,
+    peak: AtomicU64,
+    /// Positions of the units solved or found stored.
+    done: AtomicU64,
+    /// Hundredths of the positions for which a stage line was given.
+    reported: AtomicU64,
+    resuming_noted: AtomicBool,
+}
+
+impl<'a, G: Units> Run<'a, G> {
+    pub(super) fn new(
+        game: &'a G,
+        units: &'a [Unit],
+        store: &'a dyn UnitStore,
+        budget: u64,
+        two_bytes_wide: bool,
+        progress: &'a dyn Progress,
+    ) -> Run<'a, G> {
+        Run {
+            game,
+            units,
+            store,
+            kept: Kept::new(budget, units),
+            two_bytes_wide,
+            progress,
+            total: units.iter().map(|u| u.len).sum::<u64>().max(1),
+            solved: AtomicUsize::new(0),
+            resumed: AtomicUsize::new(0),
+            held: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            reported: AtomicU64::new(0),
+            resuming_noted: AtomicBool::new(false),
+        }
+    }
+
+    /// What the run did so far.
+    pub(super) fn report(&self) -> UnitReport {
+        UnitReport {
+            solved: self.solved.load(Relaxed),
+            resumed: self.resumed.load(Relaxed),
+            peak_bytes: self.peak.load(Relaxed),
+        }
+    }
+
+    /// Solves the units of `segment` that `store` does not hold, saving
+    /// each as soon as it is solved. Every unit before the segment that
+    /// they read must be solved. A segment of one unit is solved by every
+    /// thread.
+    ///
+    /// # Errors
+    ///
+    /// The failure of the lowest-numbered unit that failed; once one has,
+    /// no further unit is started, and those solved stay saved.
+    pub(super) fn solve(&self, segment: Range<usize>) -> Result<(), UnitSolveError> {
+        self.kept.forget_read_only_before(segment.start);
+        let mut stored = Vec::with_capacity(segment.len());
+        for number in segment.clone() {
+            let has = self.store.has(number)?;
+            if has {
+                self.resumed.fetch_add(1, Relaxed);
+                self.progress.advance(2 * self.units[number].len);
+                self.kept.solved(number, &self.units[number].depends_on, None);
+                self.count_done(number);
+            }
+            stored.push(has);
+        }
+        if stored.iter().all(|&has| has) {
+            return Ok(());
+        }
+        if self.resumed.load(Relaxed) > 0 && !self.resuming_noted.swap(true, Relaxed) {
+            self.progress.note(&format!(
+                "resuming: {} of {} units were solved before",
+                self.resumed.load(Relaxed),
+                self.units.len()
+            ));
+        }
+        if segment.len() == 1 {
+            return self.solve_unit(segment.start, Sharing::Threads);
+        }
+        let segment = Segment::new(self.units, segment, &stored);
+        rayon::scope_fifo(|scope| {
+            for number in segment.ready_at_start() {
+                let segment = &segment;
+                scope.spawn_fifo(move |scope| self.solve_in(segment, scope, number));
+            }
+        });
+        segment.into_result()
+    }
+
+    /// Solves unit `number` of `segment`, then starts the units of the
+    /// segment that were waiting only for it.
+    fn solve_in<'s>(&'s self, segment: &'s Segment, scope: &rayon::ScopeFifo<'s>, number: usize) {
+        if segment.has_failed() {
+            return;
+        }
+        match self.solve_unit(number, Sharing::Alone) {
+            Ok(()) => {
+                for reader in segment.readers_ready_after(number) {
+                    scope.spawn_fifo(move |scope| self.solve_in(segment, scope, reader));
+                }
+            }
+            Err(error) => segment.fail(number, error),
+        }
+    }
+
+    /// Solves and saves unit `number`, whose dependencies are all solved.
+    fn solve_unit(&self, number: usize, sharing: Sharing) -> Result<(), UnitSolveError> {
+        let unit = &self.units[number];
+        let mut read_back = 0;
+        let mut dependencies = Vec::with_capacity(unit.depends_on.len());
+        for &d in &unit.depends_on {
+            let values = match self.kept.get(d) {
+                Some(values) => values,
+                None => {
+                    let values = Arc::new(self.store.load(d, self.units[d].len)?);
+                    read_back += values.size_in_bytes();
+                    values
+                }
+            };
+            dependencies.push(values);
+        }
+        self.held.fetch_add(read_back, Relaxed);
+        let solved =
+            solve_alone(self.game, self.units, number, &dependencies, self.two_bytes_wide, sharing, self.progress);
+        drop(dependencies);
+        let values = Arc::new(solved.map_err(|source| UnitSolveError::Solve { unit: number, source })?);
+        let own = values.size_in_bytes();
+        let held = self.held.fetch_add(own, Relaxed) + own;
+        self.peak.fetch_max(held + self.kept.bytes(), Relaxed);
+        let saved = self.save(number, &values);
+        self.held.fetch_sub(read_back + own, Relaxed);
+        saved?;
+        self.kept.solved(number, &unit.depends_on, Some(values));
+        self.solved.fetch_add(1, Relaxed);
+        self.count_done(number);
+        Ok(())
+    }
+
+    /// Stores the solved `values` of unit `number`, with their facts if the
+    /// store keeps them.
+    fn save(&self, number: usize, values: &Solution) -> Result<(), TableError> {
+        let facts = if self.store.keeps_facts() {
+            [longest(values), self.game.unit_facts(number, values)].concat()
+        } else {
+            Vec::new()
+        };
+        self.store.save(number, values, &facts)
+    }
+
+    /// Counts unit `number` done, with a stage line for every hundredth of
+    /// the positions, for logs.
+    fn count_done(&self, number: usize) {
+        let done = self.done.fetch_add(self.units[number].len, Relaxed) + self.units[number].len;
+        let hundredths = done * 100 / self.total;
+        if self.reported.fetch_max(hundredths, Relaxed) < hundredths {
+            self.progress.stage(&format!("unit {} of {}", number + 1, self.units.len()));
+        }
+    }
+}
+
+/// The units of a segment, each waiting for those of the segment it reads.
+struct Segment {
+    numbers: Range<usize>,
+    /// For each unit, how many units of the segment it reads are unsolved.
+    waiting_for: Vec<AtomicUsize>,
+    /// For each unit, the units of the segment that read it.
+    readers: Vec<Vec<usize>>,
+    /// Which units were stored before the segment started.
+    stored: Vec<bool>,
+    /// The failure of the lowest-numbered unit that failed.
+    failed: Mutex<Option<(usize, UnitSolveError)>>,
+    any_failed: AtomicBool,
+}
+
+impl Segment {
+    fn new(units: &[Unit], numbers: Range<usize>, stored: &[bool]) -> Segment {
+        let mut readers = vec![Vec::new(); numbers.len()];
+        let waiting_for = numbers
+            .clone()
+            .map(|number| {
+                let mut waiting = 0;
+                for &d in units[number].depends_on.iter().filter(|&&d| d >= numbers.start) {
+                    readers[d - numbers.start].push(number);
+                    waiting += usize::from(!stored[d - numbers.start]);
+                }
+                AtomicUsize::new(waiting)
+            })
+            .collect();
+        Segment {
+            numbers,
+            waiting_for,
+            readers,
+            stored: stored.to_vec(),
+            failed: Mutex::new(None),
+            any_failed: AtomicBool::new(false),
+        }
+    }
+
+    /// The unsolved units that wait for none.
+    fn ready_at_start(&self) -> impl Iterator<Item = usize> + '_ {
+        self.numbers.clone().filter(|&number| {
+            let at = number - self.numbers.start;
+            !self.stored[at] && self.waiting_for[at].load(Relaxed) == 0
+        })
+    }
+
+    /// Notes that `number` is solved; gives the units that waited only for it.
+    fn readers_ready_after(&self, number: usize) -> impl Iterator<Item = usize> + '_ {
+        self.readers[number - self.numbers.start]
+            .iter()
+            .copied()
+            .filter(|&reader| self.waiting_for[reader - self.numbers.start].fetch_sub(1, AcqRel) == 1)
+    }
+
+    fn has_failed(&self) -> bool {
+        self.any_failed.load(Relaxed)
+    }
+
+    fn fail(&self, number: usize, error: UnitSolveError) {
+        let mut failed = self.failed.lock().unwrap_or_else(PoisonError::into_inner);
+        if failed.as_ref().is_none_or(|(first, _)| number < *first) {
+            *failed = Some((number, error));
+        }
+        self.any_failed.store(true, Relaxed);
+    }
+
+    fn into_result(self) -> Result<(), UnitSolveError> {
+        match self.failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            Some((_, error)) => Err(error),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Solved units kept in memory for the units still to come that read
+/// them, within a budget; each is dropped once every unit that reads it is
+/// solved.
+struct Kept {
+    budget: u64,
+    /// For each unit, the last unit that reads it.
+    last_reader: Vec<usize>,
+    state: Mutex<KeptState>,
+}
+
+struct KeptState {
+    bytes: u64,
+    /// For each unit, how many units that read it are not solved yet.
+    readers_left: Vec<usize>,
+    values: Vec<Option<Arc<Solution>>>,
+}
+
+impl Kept {
+    fn new(budget: u64, units: &[Unit]) -> Kept {
+        let mut last_reader = vec![0; units.len()];
+        let mut readers_left = vec![0; units.len()];
+        for (number, unit) in units.iter().enumerate() {
+            for &d in &unit.depends_on {
+                last_reader[d] = last_reader[d].max(number);
+                readers_left[d] += 1;
+            }
+        }
+        let state = KeptState { bytes: 0, readers_left, values: vec![None; units.len()] };
+        Kept { budget, last_reader, state: Mutex::new(state) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, KeptState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn bytes(&self) -> u64 {
+        self.lock().bytes
+    }
+
+    /// The values of `unit`, if kept.
+    fn get(&self, unit: usize) -> Option<Arc<Solution>> {
+        self.lock().values[unit].clone()
+    }
+
+    /// Notes that `unit`, which reads `depends_on`, is solved: drops the
+    /// units no unsolved unit reads any more, and keeps its `values` if an
+    /// unsolved unit reads them and the budget allows.
+    fn solved(&self, unit: usize, depends_on: &[usize], values: Option<Arc<Solution>>) {
+        let mut state = self.lock();
+        for &d in depends_on {
+            state.readers_left[d] -= 1;
+            if state.readers_left[d] == 0 {
+                state.forget(d);
+            }
+        }
+        if let Some(values) = values {
+            let len = values.size_in_bytes();
+            if state.readers_left[unit] > 0 && state.bytes + len <= self.budget {
+                state.bytes += len;
+                state.values[unit] = Some(values);
+            }
+        }
+    }
+
+    /// Drops the units whose readers all come before `first`: a caller that
+    /// solves only some units (a worker of a solve over MPI) never sees
+    /// the others solved, but solves no unit before `first` any more.
+    fn forget_read_only_before(&self, first: usize) {
+        let mut state = self.lock();
+        for unit in 0..state.values.len() {
+            if self.last_reader[unit] < first {
+                state.forget(unit);
+            }
+        }
+    }
+}
+
+impl KeptState {
+    fn forget(&mut self, unit: usize) {
+        if let Some(values) = self.values[unit].take() {
+            self.bytes -= values.size_in_bytes();
+        }
+    }
+}
