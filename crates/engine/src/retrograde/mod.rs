@@ -160,6 +160,12 @@ impl Solution {
         Solution::from_words(narrow, len)
     }
 
+    /// The words of a solution of bytes, eight positions to a word.
+    pub(crate) fn words(&self) -> &[u64] {
+        assert!(!self.wide, "only a solution of bytes is read word by word");
+        &self.words
+    }
+
     /// The words of a solution of bytes, to be written.
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
         assert!(!self.wide, "only a solution of bytes is written word by word");

@@ -54,10 +54,11 @@ impl UnitStore for UnitsInMemory {
                 source: std::io::Error::from(std::io::ErrorKind::NotFound),
             });
         }
-        let mut words = vec![0u64; len.div_ceil(8) as usize];
-        for i in 0..len {
-            // The table is of bytes (see `save`), so every code fits one.
-            words[(i / 8) as usize] |= u64::from(state.0.code(start + i)) << (8 * (i % 8));
+        let table = state.0.words();
+        let mut words: Vec<u64> = (0..len.div_ceil(8)).map(|i| bytes_at(table, start + 8 * i)).collect();
+        // Past the unit's end, the next unit's bytes: a solution's are zero.
+        if let Some(last) = words.last_mut().filter(|_| !len.is_multiple_of(8)) {
+            *last &= u64::MAX >> (64 - 8 * (len % 8));
         }
         Ok(Solution::from_words(words, len))
     }
@@ -87,13 +88,66 @@ impl UnitStore for UnitsInMemory {
         let mut state = self.lock();
         let start = self.starts[unit];
         let words = state.0.words_mut();
-        for i in 0..values.len() {
-            let at = start + i;
-            let shift = 8 * (at % 8);
-            let word = &mut words[(at / 8) as usize];
-            *word = (*word & !(0xff << shift)) | u64::from(values.code(i)) << shift;
+        let end = start + values.len();
+        // Whole words are written without being read: a read first would
+        // map the zero page, and the write after it would cost a fault that
+        // interrupts every other thread to flush its TLB.
+        for at in start / 8..end.div_ceil(8) {
+            let first = (8 * at).max(start);
+            let last = (8 * at + 8).min(end);
+            let moved = bytes_at(values.words(), first - start) << (8 * (first - 8 * at));
+            if last - first == 8 {
+                words[at as usize] = moved;
+            } else {
+                let mask = (u64::MAX >> (64 - 8 * (last - first))) << (8 * (first - 8 * at));
+                words[at as usize] = (words[at as usize] & !mask) | (moved & mask);
+            }
         }
         state.1[unit] = true;
         Ok(())
+    }
+}
+
+/// The eight bytes of `words` (eight to a word, the first in the low
+/// bits) from byte `offset` on, zero past the end.
+fn bytes_at(words: &[u64], offset: u64) -> u64 {
+    let (at, shift) = ((offset / 8) as usize, 8 * (offset % 8));
+    let low = words.get(at).map_or(0, |w| w >> shift);
+    let high = if shift == 0 { 0 } else { words.get(at + 1).map_or(0, |w| w << (64 - shift)) };
+    low | high
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `len` values, a byte each, from `first` on.
+    fn values(first: u8, len: u64) -> Solution {
+        let mut words = vec![0u64; len.div_ceil(8) as usize];
+        for i in 0..len {
+            words[(i / 8) as usize] |= u64::from(first.wrapping_add(i as u8)) << (8 * (i % 8));
+        }
+        Solution::from_words(words, len)
+    }
+
+    #[test]
+    fn units_of_any_length_are_stored_and_read_back_byte_for_byte() {
+        let lens = [5, 13, 1, 8, 21, 3, 16];
+        let store = UnitsInMemory::new(&lens);
+        // Out of order, as a solve saves them.
+        for unit in [3, 0, 6, 2, 1, 5, 4] {
+            store.save(unit, &values(40 * unit as u8 + 1, lens[unit]), &[]).unwrap();
+        }
+        for (unit, &len) in lens.iter().enumerate() {
+            assert_eq!(store.load(unit, len).unwrap().words(), values(40 * unit as u8 + 1, len).words(), "{unit}");
+        }
+        let table = store.into_solution();
+        let mut at = 0;
+        for (unit, &len) in lens.iter().enumerate() {
+            for i in 0..len {
+                assert_eq!(table.byte(at), (40 * unit as u8 + 1).wrapping_add(i as u8));
+                at += 1;
+            }
+        }
     }
 }
