@@ -213,7 +213,7 @@ impl Dodgem {
         // images: the Blue-to-move positions that reach this position's
         // mirror image by a move of Blue's. Only moves up and down stay in
         // the unit.
-        let pos = self.mirror(pos);
+        let pos = self.transpose.mirror_on::<N>(pos);
         // With no Red cars, every parent would already be over (Red would
         // have just got its last car off).
         if pos.cars.red == 0 {
@@ -229,13 +229,14 @@ impl Dodgem {
         // Moves up and down keep the key: every parent is in this half.
         let index = self.unit_index();
         let units = index.of_size::<N>();
-        let half = index.half_of(units.key(pos.cars)).expect("a position's key has its half");
+        let half = units.half(index.half_of(units.key(pos.cars)).expect("a position's key has its half"));
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
                 let mut parent = Position { turn: Player::Blue, ..pos };
                 parent.cars.blue = (cars & !(1 << target)) | 1 << source;
-                let (_, idx) = units.locate_in(half, &units.blue_part(parent.cars.blue), parent.cars.red);
+                let blue = units.blue_part(parent.cars.blue);
+                let (_, idx) = units.locate_from(half.first_with(&blue), &blue, parent.cars.red);
                 f(idx, parent);
             }
         }
@@ -266,36 +267,40 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let key = units.key(pos.cars);
-        let blue = units.blue_part(self.transpose.apply(pos.cars.red));
-        let red = self.transpose.apply(pos.cars.blue);
-        let mut child = |half, source: u32, target: Option<u32>| {
+        let blue = units.blue_part(self.transpose.apply_on::<N>(pos.cars.red));
+        let red = self.transpose.apply_on::<N>(pos.cars.blue);
+        // The children of one kind of move share their half and Blue's
+        // cars, and so where their numbers start.
+        let first_in = |half| units.half(half).first_with(&blue);
+        let mut child = |first, source: u32, target: Option<u32>| {
             let moved = red & !self.transpose.square(source) | target.map_or(0, |t| self.transpose.square(t));
-            let (unit, idx) = units.locate_in(half, &blue, moved);
+            let (unit, idx) = units.locate_from(first, &blue, moved);
             f(unit, idx);
         };
         if right != 0 {
             let half = index.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
+            let first = first_in(half);
             for target in bits(right) {
-                child(half, target - 1, Some(target));
+                child(first, target - 1, Some(target));
             }
         }
         if steps.exits != 0 {
             let leaving = key.after_leaving(self.size - 1).and_then(|k| index.half_of(k));
-            let half = leaving.expect("a car leaving has a unit to go to");
+            let first = first_in(leaving.expect("a car leaving has a unit to go to"));
             for exit in bits(steps.exits) {
-                child(half, exit, None);
+                child(first, exit, None);
             }
         }
         if sideways && up | down != 0 {
             // Moves up and down keep the sums: the child's mirror image is
             // in the mirror half.
-            let half = index.half_of(key.mirror()).expect("a position's key has its half");
+            let first = first_in(index.half_of(key.mirror()).expect("a position's key has its half"));
             let n = u32::from(self.size);
             for target in bits(up) {
-                child(half, target - n, Some(target));
+                child(first, target - n, Some(target));
             }
             for target in bits(down) {
-                child(half, target + n, Some(target));
+                child(first, target + n, Some(target));
             }
         }
     }

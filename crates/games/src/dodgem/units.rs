@@ -445,6 +445,24 @@ impl UnitIndex {
     }
 }
 
+/// Where a half sits in its unit and where its Blue sets start: looked up
+/// once for all the positions of a half that a move leads to.
+pub(super) struct InHalf<'a> {
+    unit: usize,
+    start: u64,
+    offsets: &'a [u32],
+}
+
+impl InHalf<'_> {
+    /// The unit of the half and the number there of its first position
+    /// with `blue`'s cars: what the positions that differ only in Red's
+    /// cars share.
+    #[inline(always)]
+    pub(super) fn first_with(&self, blue: &BluePart) -> (usize, u64) {
+        (self.unit, self.start + u64::from(self.offsets[blue.rank as usize]))
+    }
+}
+
 /// The numbering of an `N`×`N` board's units, `N` known when compiling:
 /// the loops over ranks and files unroll and their strides fold. A caller
 /// picks the size once (with `for_size!`) for a whole position's children
@@ -452,7 +470,7 @@ impl UnitIndex {
 #[derive(Copy, Clone)]
 pub(super) struct OfSize<'a, const N: usize>(&'a UnitIndex);
 
-impl<const N: usize> OfSize<'_, N> {
+impl<'a, const N: usize> OfSize<'a, N> {
     /// The key of a Blue-to-move position.
     #[inline(always)]
     pub(super) fn key(self, cars: ByPlayer<u64>) -> Key {
@@ -501,9 +519,21 @@ impl<const N: usize> OfSize<'_, N> {
     /// and `red`.
     #[inline(always)]
     pub(super) fn locate_in(self, half: usize, blue: &BluePart, red: u64) -> (usize, u64) {
+        self.locate_from(self.half(half).first_with(blue), blue, red)
+    }
+
+    /// What numbering a position of `half` needs beside its cars.
+    #[inline(always)]
+    pub(super) fn half(self, half: usize) -> InHalf<'a> {
         let half = &self.0.halves[half];
-        let local = self.0.offsets(half)[blue.rank as usize] + self.0.reds.rank_on::<N>(blue.profile, blue.blue, red);
-        (half.unit as usize, half.start + u64::from(local))
+        InHalf { unit: half.unit as usize, start: half.start, offsets: self.0.offsets(half) }
+    }
+
+    /// The unit and number of the position with `blue`'s cars and `red`,
+    /// given where the first with `blue`'s cars is (see [`InHalf::first_with`]).
+    #[inline(always)]
+    pub(super) fn locate_from(self, (unit, first): (usize, u64), blue: &BluePart, red: u64) -> (usize, u64) {
+        (unit, first + u64::from(self.0.reds.rank_on::<N>(blue.profile, blue.blue, red)))
     }
 }
 
