@@ -41,7 +41,7 @@
 //! them. All updates within a layer commute (a win can only shorten to
 //! `d + 1`, a counter only counts down, and a counter only reaches zero when
 //! no loss lies below), so the result is byte-for-byte the same for any
-//! number of threads. A tier solved alone ([`Sharing::Alone`], as the
+//! number of threads. A tier solved alone (`Sharing::Alone`, as the
 //! small units of a solve by units are, several at once) stays on its
 //! calling thread and updates its bytes with plain loads and stores.
 
