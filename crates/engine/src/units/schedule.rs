@@ -230,9 +230,12 @@ impl Segment {
             .clone()
             .map(|number| {
                 let mut waiting = 0;
-                for &d in units[number].depends_on.iter().filter(|&&d| d >= numbers.start) {
-                    readers[d - numbers.start].push(number);
-                    waiting += usize::from(!stored[d - numbers.start]);
+                // A stored unit waits for nothing and is started by nothing.
+                if !stored[number - numbers.start] {
+                    for &d in units[number].depends_on.iter().filter(|&&d| d >= numbers.start) {
+                        readers[d - numbers.start].push(number);
+                        waiting += usize::from(!stored[d - numbers.start]);
+                    }
                 }
                 AtomicUsize::new(waiting)
             })
