@@ -370,3 +370,21 @@ impl KeptState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_segment_starts_each_unsolved_unit_once_what_it_reads_is_solved() {
+        let unit = |depends_on: &[usize]| Unit { len: 10, depends_on: depends_on.to_vec() };
+        // Unit 5 reads 3, which is stored, and 4, which is not; unit 3 is
+        // stored although it reads 2, which is not (a store written by hand).
+        let units = [unit(&[]), unit(&[0]), unit(&[0]), unit(&[2]), unit(&[1]), unit(&[3, 4])];
+        let segment = Segment::new(&units, 1..6, &[false, false, true, false, false]);
+        assert_eq!(segment.ready_at_start().collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(segment.readers_ready_after(2).count(), 0, "unit 3 is stored");
+        assert_eq!(segment.readers_ready_after(1).collect::<Vec<_>>(), [4]);
+        assert_eq!(segment.readers_ready_after(4).collect::<Vec<_>>(), [5]);
+    }
+}
