@@ -7,8 +7,8 @@
 //! solving order. A unit is solved by the tiered retrograde solver as one
 //! tier, its moves out of the unit looked up in the values of the units it
 //! depends on; then its values are written to a [`UnitStore`] and it is
-//! never touched again. Small units next to each other in the order that
-//! read none of each other are solved together, each on one thread.
+//! never touched again. Small units are solved several at once, each on
+//! one thread as soon as the units it reads are solved (see `schedule`).
 //!
 //! A unit whose distances outgrow a byte is solved again, and stored, with
 //! two bytes a position; the units that read it are solved that wide from
@@ -16,8 +16,8 @@
 //!
 //! That makes a solve resumable at unit granularity (a unit is on disk
 //! whole or not at all, since every file is written atomically) and bounds
-//! its memory by the largest unit and its dependencies rather than by the
-//! game. Units solved earlier are kept in memory while a budget allows, so
+//! its memory by the units being solved and their dependencies rather than
+//! by the game. Units solved earlier are kept in memory while a budget allows, so
 //! that a unit read by several later ones is decompressed once.
 
 mod files;
@@ -200,7 +200,7 @@ pub struct UnitSolver {
 
 impl UnitSolver {
     /// Keeps at most `budget` bytes of unit values in memory, beyond what
-    /// the unit being solved and its dependencies need.
+    /// the units being solved and their dependencies need.
     pub fn new(budget: u64) -> UnitSolver {
         UnitSolver { budget, two_bytes_wide: false }
     }
@@ -214,13 +214,13 @@ impl UnitSolver {
         UnitSolver { two_bytes_wide: true, ..self }
     }
 
-    /// Solves every unit of `game` that `store` does not hold yet, in
-    /// order, saving each as soon as it is solved.
+    /// Solves every unit of `game` that `store` does not hold yet, each
+    /// once the units it reads are solved, saving each as soon as it is.
     ///
     /// # Errors
     ///
     /// [`UnitSolveError`] if a unit fails or the store does; the units
-    /// saved before stay saved, so a later call resumes after them.
+    /// saved stay saved, so a later call solves only the others.
     pub fn solve<G: Units>(
         &self,
         game: &G,
