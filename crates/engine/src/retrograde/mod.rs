@@ -21,7 +21,10 @@
 //! # Memory
 //!
 //! The solver keeps exactly one cell per position, a byte unless a unit
-//! needs two (below). While a tier is being solved, the cell of an
+//! needs two (below). A solve of one tier (a unit) keeps a second cell a
+//! position for what its moves into earlier tiers said, so that a loss is
+//! settled by a load rather than by expanding it again: a tenth of a
+//! Dodgem unit's time, for a unit's worth of memory. While a tier is being solved, the cell of an
 //! undecided position holds its counter in the top codes of the cell
 //! (see `Codes`) instead of a value. Sharing the byte
 //! halves memory and, more importantly, makes every parent update touch one
@@ -367,6 +370,7 @@ impl<'a> Solver<'a> {
                 tier_number,
                 max_plies,
                 pending,
+                earlier_wins: None,
                 step_dense_layers: false,
             };
             let first_layer = match state {
@@ -537,6 +541,7 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
         tier_number: 0,
         max_plies: AtomicU16::new(0),
         pending: Pending::new(&(0..len), chunk),
+        earlier_wins: Some(Cells::zeroed(len)),
         step_dense_layers: true,
     };
     solver.seed(progress)?;
@@ -649,6 +654,8 @@ struct Scratch<P, C> {
     positions: Vec<(u64, Expansion, Range<usize>)>,
     children: Vec<u64>,
     codes: Vec<C>,
+    /// The seeded positions' cells of [`TierSolver::earlier_wins`].
+    earlier_wins: Vec<C>,
     frontier: Vec<(u64, bool, P)>,
     /// The frontier's indices, before their positions are found.
     decided: Vec<(u64, bool)>,
@@ -666,6 +673,7 @@ impl<P, C> Default for Scratch<P, C> {
             positions: Vec::new(),
             children: Vec::new(),
             codes: Vec::new(),
+            earlier_wins: Vec::new(),
             frontier: Vec::new(),
             decided: Vec::new(),
             parents: Vec::new(),
@@ -704,6 +712,13 @@ struct TierSolver<'a, G, E, C, const SHARED: bool> {
     /// including one too long to encode (which stops the solve).
     max_plies: AtomicU16,
     pending: Pending,
+    /// For each position seeded with a counter, one more than the longest
+    /// win among its moves into earlier tiers (zero if none), so that a
+    /// loss is settled without expanding it again (see
+    /// [`settle_losses`](Self::settle_losses)). A cell a position: kept by
+    /// solves of one tier, not by the whole-game solve, which would double
+    /// its memory and whose checkpoints resume after seeding.
+    earlier_wins: Option<Cells<C>>,
     /// Whether a dense layer steps through its chunk (see `frontier`):
     /// measured faster for units of Dodgem, not for every game.
     step_dense_layers: bool,
@@ -769,6 +784,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 return Err(SolveError::Interrupted(Interrupted));
             }
             scratch.codes.clear();
+            scratch.earlier_wins.clear();
             let mut next = chunk.start;
             // The distances decided in this chunk, as bits.
             let mut decided = Distances::default();
@@ -782,7 +798,14 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];
                     let earlier = self.earlier_children(&scratch.children[children.clone()]);
+                    let longest_win = earlier.longest_win;
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
+                    if self.earlier_wins.is_some() {
+                        // Kept for counters only: a distance that reaches
+                        // the counter codes overflows when it is settled.
+                        let win = longest_win.filter(|_| self.codes.is_counter(code)).map_or(0, |d| d + 1);
+                        scratch.earlier_wins.push(C::truncate(u64::from(win.min(self.codes.limit() + 1))));
+                    }
                     if !self.codes.is_counter(code) {
                         let plies = unpack(code).plies().unwrap_or_default().0;
                         // Longer distances are pending everywhere (see `Pending`).
@@ -794,6 +817,9 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 }
             }
             self.bytes.or_cells(chunk.start, &scratch.codes);
+            if let Some(earlier_wins) = &self.earlier_wins {
+                earlier_wins.or_cells(chunk.start, &scratch.earlier_wins);
+            }
             self.pending.mark_all(chunk.start, &decided);
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);
             progress.advance(chunk.end - chunk.start);
@@ -964,8 +990,26 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
     /// Gives each position of `lost`, whose last in-tier move was refuted at
     /// distance `plies`, its final distance: one more than its longest move,
     /// which may lead into an earlier tier. Runs before the layer ends, so
-    /// no position is propagated with its provisional distance.
+    /// no position is propagated with its provisional distance. The longest
+    /// move into an earlier tier is read from `earlier_wins` where the
+    /// solve keeps it, else found by expanding the position again.
     fn settle_losses(&self, lost: &[(u64, G::Position)], plies: u16, scratch: &mut Scratch<G::Position, C>) {
+        let settle = |idx: u64, longest: u16, scratch: &mut Scratch<G::Position, C>| {
+            if longest > plies {
+                let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
+                self.update(idx, |_| Some(code));
+                self.pending.mark(idx, longest + 1);
+            }
+        };
+        if let Some(earlier_wins) = &self.earlier_wins {
+            for &(idx, _) in lost {
+                let stored: u64 = earlier_wins.load(idx).into();
+                if let Some(longest) = (stored as u16).checked_sub(1) {
+                    settle(idx, longest, scratch);
+                }
+            }
+            return;
+        }
         scratch.positions.clear();
         scratch.children.clear();
         for (idx, pos) in lost {
@@ -979,10 +1023,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 earlier.shortest_loss.is_none() && !earlier.any_draw,
                 "a loss with a move that does not lose"
             );
-            if let Some(longest) = earlier.longest_win.filter(|&d| d > plies) {
-                let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
-                self.update(idx, |_| Some(code));
-                self.pending.mark(idx, longest + 1);
+            if let Some(longest) = earlier.longest_win {
+                settle(idx, longest, scratch);
             }
         }
     }

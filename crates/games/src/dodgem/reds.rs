@@ -41,6 +41,8 @@ pub(super) struct Reds {
     /// The number of each count vector code `Σ ρ_y n^y` with at most
     /// `n − 1` cars, else `u16::MAX`.
     numbers: Vec<u16>,
+    /// `n^y` for each square of rank `y`: what a car there adds to a code.
+    rank_weights: [u16; 64],
     /// Each numbered count vector.
     vectors: Vec<[u8; MAX_N]>,
     /// For each (profile, count vector): where its group starts among the
@@ -50,10 +52,13 @@ pub(super) struct Reds {
     totals: Vec<u32>,
     /// For each `(r, sy)`: its count vectors, in order.
     lists: Vec<Vec<u16>>,
-    /// The colex rank of a rank's Red cars among its free squares, at
-    /// `free << n | red`: sized for the largest board, so that an index
-    /// masked to its bits needs no check.
-    pattern_ranks: Box<[u8; PATTERN_RANKS]>,
+    /// A rank's part of a Red placement's number, at `free << n | red`:
+    /// the colex rank of its Red cars among its free squares, and above it
+    /// (`<< 8`) how many such patterns there are, the radix of its digit.
+    /// One load rather than two, and no count of the free squares. Sized
+    /// for the largest board, so that an index masked to its bits needs no
+    /// check.
+    row_terms: Box<[u16; PATTERN_RANKS]>,
     /// The Red cars of each rank, at `(free * (n + 1) + k) * 20 + rank`.
     patterns: Vec<u8>,
     max_sum: usize,
@@ -111,7 +116,7 @@ impl Reds {
                 totals[profile * n * sums + list_number] = start;
             }
         }
-        let mut pattern_ranks = Box::new([0u8; PATTERN_RANKS]);
+        let mut row_terms = Box::new([0u16; PATTERN_RANKS]);
         let mut patterns = vec![0u8; (1 << n) * (n + 1) * MOST_PATTERNS];
         for free in 0..1usize << n {
             let bits: Vec<usize> = (0..n).filter(|b| free & 1 << b != 0).collect();
@@ -120,12 +125,14 @@ impl Reds {
                 for (rank, subset) in subsets.iter().enumerate() {
                     let red =
                         bits.iter().enumerate().filter(|(i, _)| subset & 1 << i != 0).fold(0, |m, (_, b)| m | 1 << b);
-                    pattern_ranks[free << n | red] = rank as u8;
+                    let radix = BINOMIALS[bits.len()][k] as u16;
+                    row_terms[free << n | red] = radix << 8 | rank as u16;
                     patterns[(free * (n + 1) + k) * MOST_PATTERNS + rank] = red as u8;
                 }
             }
         }
-        Reds { n, row: (1 << n) - 1, numbers, vectors, groups, totals, lists, pattern_ranks, patterns, max_sum }
+        let rank_weights = std::array::from_fn(|square| if square < n * n { powers[square / n] as u16 } else { 0 });
+        Reds { n, row: (1 << n) - 1, numbers, rank_weights, vectors, groups, totals, lists, row_terms, patterns, max_sum }
     }
 
     /// The number of the count vector of `cars`, Blue's profile included.
@@ -138,9 +145,28 @@ impl Reds {
     /// compiling: the loop over the ranks unrolled, its shifts constant.
     #[inline(always)]
     pub(super) fn vector_number_on<const N: usize>(&self, cars: u64) -> usize {
+        self.number_of_code(self.vector_code_on::<N>(cars))
+    }
+
+    /// The count vector of `cars` as a code `Σ ρ_y n^y`. A car moved from
+    /// square `a` to `b` changes it by `rank_weight(b) − rank_weight(a)`,
+    /// which is how a position's children and parents find theirs.
+    #[inline(always)]
+    pub(super) fn vector_code_on<const N: usize>(&self, cars: u64) -> usize {
         debug_assert_eq!(N, self.n);
         let row = (1 << N) - 1;
-        let code: usize = (0..N).map(|y| ((cars >> (y * N)) & row).count_ones() as usize * N.pow(y as u32)).sum();
+        (0..N).map(|y| ((cars >> (y * N)) & row).count_ones() as usize * N.pow(y as u32)).sum()
+    }
+
+    /// What a car on `square` adds to the code of its side's count vector.
+    #[inline(always)]
+    pub(super) fn rank_weight(&self, square: u32) -> usize {
+        usize::from(self.rank_weights[square as usize & 63])
+    }
+
+    /// The number of the count vector with code `code`.
+    #[inline(always)]
+    pub(super) fn number_of_code(&self, code: usize) -> usize {
         usize::from(self.numbers[code])
     }
 
@@ -151,25 +177,27 @@ impl Reds {
         self.totals[(profile * self.n + red) * (self.max_sum + 1) + red_ranks]
     }
 
-    /// The number of `red` among the placements that go with `blue` (of
-    /// this profile) and have its cars and rank sum.
+    /// The number of `red`, whose count vector is numbered `group`, among
+    /// the placements that go with `blue` (of this profile) and have its
+    /// cars and rank sum.
     ///
     /// The solver's hottest arithmetic: every child and parent is numbered
-    /// here, so it is compiled for each board size `N`, unrolled.
+    /// here, so it is compiled for each board size `N`, unrolled. The
+    /// callers find the group from a count vector code they update as cars
+    /// move, rather than count each rank's cars again.
     #[inline(always)]
-    pub(super) fn rank_on<const N: usize>(&self, profile: usize, blue: u64, red: u64) -> u32 {
+    pub(super) fn rank_in_group_on<const N: usize>(&self, profile: usize, group: usize, blue: u64, red: u64) -> u32 {
         debug_assert_eq!(N, self.n);
+        debug_assert_eq!(group, self.vector_number_on::<N>(red));
         let row = (1 << N) - 1;
-        let (mut code, mut rank, mut radix) = (0, 0, 1);
+        let (mut rank, mut radix) = (0, 1);
         for y in 0..N {
             let free = (!blue >> (y * N)) & row;
             let cars = (red >> (y * N)) & row;
-            let k = cars.count_ones() as usize;
-            code += k * N.pow(y as u32);
-            rank += u32::from(self.pattern_ranks[(free << N | cars) as usize & (PATTERN_RANKS - 1)]) * radix;
-            radix *= BINOMIALS[free.count_ones() as usize & 7][k & 7];
+            let term = u32::from(self.row_terms[(free << N | cars) as usize & (PATTERN_RANKS - 1)]);
+            rank += (term & 0xff) * radix;
+            radix *= term >> 8;
         }
-        let group = usize::from(self.numbers[code]);
         self.groups[profile * self.vectors.len() + group].0 + rank
     }
 

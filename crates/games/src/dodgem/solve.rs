@@ -230,13 +230,17 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let half = units.half(index.half_of(units.key(pos.cars)).expect("a position's key has its half"));
+        // Every parent has these Red cars, and Blue's with one car moved.
+        let group = units.group(units.code(pos.cars.red));
+        let blue_code = units.code(cars);
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
                 let mut parent = Position { turn: Player::Blue, ..pos };
                 parent.cars.blue = (cars & !(1 << target)) | 1 << source;
-                let blue = units.blue_part(parent.cars.blue);
-                let (_, idx) = units.locate_from(half.first_with(&blue), &blue, parent.cars.red);
+                let code = blue_code + units.weight(source) - units.weight(target);
+                let blue = units.blue_part(parent.cars.blue, code);
+                let (_, idx) = units.locate_from(half.first_with(&blue), &blue, group, parent.cars.red);
                 f(idx, parent);
             }
         }
@@ -267,14 +271,19 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let key = units.key(pos.cars);
-        let blue = units.blue_part(self.transpose.apply_on::<N>(pos.cars.red));
+        let blue_cars = self.transpose.apply_on::<N>(pos.cars.red);
+        let blue = units.blue_part(blue_cars, units.code(blue_cars));
         let red = self.transpose.apply_on::<N>(pos.cars.blue);
+        let red_code = units.code(red);
         // The children of one kind of move share their half and Blue's
         // cars, and so where their numbers start.
         let first_in = |half| units.half(half).first_with(&blue);
         let mut child = |first, source: u32, target: Option<u32>| {
-            let moved = red & !self.transpose.square(source) | target.map_or(0, |t| self.transpose.square(t));
-            let (unit, idx) = units.locate_from(first, &blue, moved);
+            let (from, to) = (self.transpose.square(source), target.map_or(0, |t| self.transpose.square(t)));
+            let moved = red & !from | to;
+            let weight = |mask: u64| if mask == 0 { 0 } else { units.weight(mask.trailing_zeros()) };
+            let group = units.group(red_code + weight(to) - weight(from));
+            let (unit, idx) = units.locate_from(first, &blue, group, moved);
             f(unit, idx);
         };
         if right != 0 {

@@ -214,7 +214,7 @@ impl UnitIndex {
         debug_assert!(classes.iter().all(|c| {
             c.iter()
                 .enumerate()
-                .all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().blue_part(s).rank == i as u32))
+                .all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().rank_blue(s) == i as u32))
         }));
         self.classes = classes;
     }
@@ -506,20 +506,35 @@ impl<'a, const N: usize> OfSize<'a, N> {
     #[inline(always)]
     pub(super) fn locate(self, cars: ByPlayer<u64>) -> (usize, u64) {
         let half = self.0.half_of(self.key(cars)).expect("every legal placement has a unit");
-        self.locate_in(half, &self.blue_part(cars.blue), cars.red)
+        let blue = self.blue_part(cars.blue, self.code(cars.blue));
+        let group = self.group(self.code(cars.red));
+        self.locate_from(self.half(half).first_with(&blue), &blue, group, cars.red)
     }
 
-    /// What the numbers of positions with these Blue cars share.
+    /// The code of the count vector of `cars` (see [`Reds`]): a car moved
+    /// from `a` to `b` adds `weight(b) − weight(a)`.
     #[inline(always)]
-    pub(super) fn blue_part(self, blue: u64) -> BluePart {
-        BluePart { blue, rank: self.rank_blue(blue), profile: self.0.reds.vector_number_on::<N>(blue) }
+    pub(super) fn code(self, cars: u64) -> usize {
+        self.0.reds.vector_code_on::<N>(cars)
     }
 
-    /// The unit and number of the position of `half` with `blue`'s cars
-    /// and `red`.
+    /// What a car on `square` adds to a [`code`](Self::code).
     #[inline(always)]
-    pub(super) fn locate_in(self, half: usize, blue: &BluePart, red: u64) -> (usize, u64) {
-        self.locate_from(self.half(half).first_with(blue), blue, red)
+    pub(super) fn weight(self, square: u32) -> usize {
+        self.0.reds.rank_weight(square)
+    }
+
+    /// The group of Red placements whose count vector has `code`.
+    #[inline(always)]
+    pub(super) fn group(self, code: usize) -> usize {
+        self.0.reds.number_of_code(code)
+    }
+
+    /// What the numbers of positions with these Blue cars, whose count
+    /// vector has `code`, share.
+    #[inline(always)]
+    pub(super) fn blue_part(self, blue: u64, code: usize) -> BluePart {
+        BluePart { blue, rank: self.rank_blue(blue), profile: self.0.reds.number_of_code(code) }
     }
 
     /// What numbering a position of `half` needs beside its cars.
@@ -530,10 +545,17 @@ impl<'a, const N: usize> OfSize<'a, N> {
     }
 
     /// The unit and number of the position with `blue`'s cars and `red`,
-    /// given where the first with `blue`'s cars is (see [`InHalf::first_with`]).
+    /// whose count vector is numbered `group`, given where the first with
+    /// `blue`'s cars is (see [`InHalf::first_with`]).
     #[inline(always)]
-    pub(super) fn locate_from(self, (unit, first): (usize, u64), blue: &BluePart, red: u64) -> (usize, u64) {
-        (unit, first + u64::from(self.0.reds.rank_on::<N>(blue.profile, blue.blue, red)))
+    pub(super) fn locate_from(
+        self,
+        (unit, first): (usize, u64),
+        blue: &BluePart,
+        group: usize,
+        red: u64,
+    ) -> (usize, u64) {
+        (unit, first + u64::from(self.0.reds.rank_in_group_on::<N>(blue.profile, group, blue.blue, red)))
     }
 }
 
