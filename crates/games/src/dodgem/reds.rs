@@ -132,7 +132,19 @@ impl Reds {
             }
         }
         let rank_weights = std::array::from_fn(|square| if square < n * n { powers[square / n] as u16 } else { 0 });
-        Reds { n, row: (1 << n) - 1, numbers, rank_weights, vectors, groups, totals, lists, row_terms, patterns, max_sum }
+        Reds {
+            n,
+            row: (1 << n) - 1,
+            numbers,
+            rank_weights,
+            vectors,
+            groups,
+            totals,
+            lists,
+            row_terms,
+            patterns,
+            max_sum,
+        }
     }
 
     /// The number of the count vector of `cars`, Blue's profile included.

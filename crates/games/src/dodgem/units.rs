@@ -212,9 +212,7 @@ impl UnitIndex {
         }
         // Subsets come in colex order already; the ranks must agree.
         debug_assert!(classes.iter().all(|c| {
-            c.iter()
-                .enumerate()
-                .all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().rank_blue(s) == i as u32))
+            c.iter().enumerate().all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().rank_blue(s) == i as u32))
         }));
         self.classes = classes;
     }
