@@ -95,8 +95,10 @@ pub struct UnitIndex {
     size: u8,
     squares: u32,
     max_sum: usize,
-    /// `k`-subsets of squares `0..p` with file sum `s`, at `blue_sets(p, k, s)`.
-    blue_sets: Vec<u32>,
+    /// `k`-subsets of squares `0..p` with file sum `s`, at `blue_set_at(p, k, s)`:
+    /// strides of powers of two, so that ranking a Blue set shifts rather
+    /// than multiplies, and an index masked to the table needs no check.
+    blue_sets: Box<[u32; BLUE_SETS]>,
     /// Red's placements given Blue's.
     reds: Reds,
     /// The Blue sets of each `(b, sx)`, in colex order.
@@ -116,6 +118,16 @@ pub struct UnitIndex {
 }
 
 const NO_HALF: u32 = u32::MAX;
+
+/// Entries of [`UnitIndex::blue_sets`]: 64 squares, 8 car counts, 32 sums.
+const BLUE_SETS: usize = 64 << 8;
+
+/// Where [`UnitIndex::blue_sets`] counts the `k`-subsets of squares `0..p`
+/// with file sum `s`.
+#[inline(always)]
+const fn blue_set_at(p: usize, k: usize, s: usize) -> usize {
+    (p << 8 | k << 5 | s) & (BLUE_SETS - 1)
+}
 
 /// For each bit of a file (`by_rank` false) or a rank number, the squares
 /// of an `N`×`N` board where it is set.
@@ -154,7 +166,7 @@ impl UnitIndex {
             size,
             squares,
             max_sum,
-            blue_sets: Vec::new(),
+            blue_sets: Box::new([0; BLUE_SETS]),
             reds: Reds::new(size),
             classes: Vec::new(),
             halves: Vec::new(),
@@ -176,8 +188,8 @@ impl UnitIndex {
 
     fn count_blue_sets(&mut self) {
         let (n, sums) = (self.n(), self.max_sum + 1);
-        let mut table = vec![0u32; (self.squares as usize + 1) * (MAX_CARS + 1) * sums];
-        let at = |p: usize, k: usize, s: usize| (p * (MAX_CARS + 1) + k) * sums + s;
+        let table = &mut self.blue_sets;
+        let at = blue_set_at;
         table[at(0, 0, 0)] = 1;
         for p in 0..self.squares as usize {
             let file = p % n;
@@ -191,7 +203,6 @@ impl UnitIndex {
                 }
             }
         }
-        self.blue_sets = table;
     }
 
     fn class_number(&self, blue: usize, blue_files: usize) -> usize {
@@ -483,19 +494,17 @@ impl<'a, const N: usize> OfSize<'a, N> {
     /// The colex rank of `blue` among the Blue sets of its size and file sum.
     #[inline(always)]
     fn rank_blue(self, blue: u64) -> u32 {
-        let sums = (N - 1) * (N - 1) + 1;
-        let cars = blue.count_ones() as usize;
         let (mut rank, mut sum, mut rest) = (0, 0, blue);
         // A fixed count of steps, unrolled, rather than one per car: the
         // loop's exit, at one to `N − 1` cars, was mispredicted often.
         // Past the last car the square is masked to 0, whose file adds
-        // nothing, and its term is dropped.
+        // nothing and below which no set of one or more cars lies: its
+        // term is zero.
         for k in 1..N {
             let square = rest.trailing_zeros() as usize & 63;
             rest &= rest.wrapping_sub(1);
             sum += usize::from(self.0.file_of[square]);
-            let term = self.0.blue_sets[(square * (MAX_CARS + 1) + k) * sums + sum];
-            rank += if k <= cars { term } else { 0 };
+            rank += self.0.blue_sets[blue_set_at(square, k, sum)];
         }
         rank
     }
