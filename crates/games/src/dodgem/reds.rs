@@ -59,7 +59,6 @@ fn divide_by_radix(rest: u32, radix: u32) -> u32 {
 #[derive(Debug)]
 pub(super) struct Reds {
     n: usize,
-    row: u64,
     /// The number of each count vector code `Σ ρ_y n^y` with at most
     /// `n − 1` cars, else `u16::MAX`.
     numbers: Vec<u16>,
@@ -82,12 +81,23 @@ pub(super) struct Reds {
     /// check.
     row_terms: Box<[u16; PATTERN_RANKS]>,
     /// The Red cars of each rank, at `(free * (n + 1) + k) * 20 + rank`.
-    patterns: Vec<u8>,
+    patterns: Box<[u8; PATTERNS]>,
     max_sum: usize,
 }
 
 /// The most `k`-subsets of at most six squares: `C(6, 3)`.
 const MOST_PATTERNS: usize = 20;
+
+/// Entries of [`Reds::patterns`], a power of two above the most indices.
+const PATTERNS: usize = 1 << 14;
+
+/// Where [`Reds::patterns`] keeps the `digit`-th pattern of `k` cars among
+/// the `free` squares of a rank: strides for the largest board, an index
+/// masked to the table, which so needs no check.
+#[inline(always)]
+const fn pattern_at(free: u64, k: usize, digit: u32) -> usize {
+    ((free as usize * (MAX_N + 1) + k) * MOST_PATTERNS + digit as usize) & (PATTERNS - 1)
+}
 
 /// Entries of the pattern ranks: the free squares and the Red cars of a
 /// rank of the largest board.
@@ -139,7 +149,7 @@ impl Reds {
             }
         }
         let mut row_terms = Box::new([0u16; PATTERN_RANKS]);
-        let mut patterns = vec![0u8; (1 << n) * (n + 1) * MOST_PATTERNS];
+        let mut patterns = Box::new([0u8; PATTERNS]);
         for free in 0..1usize << n {
             let bits: Vec<usize> = (0..n).filter(|b| free & 1 << b != 0).collect();
             for k in 0..=bits.len() {
@@ -149,24 +159,12 @@ impl Reds {
                         bits.iter().enumerate().filter(|(i, _)| subset & 1 << i != 0).fold(0, |m, (_, b)| m | 1 << b);
                     let radix = BINOMIALS[bits.len()][k] as u16;
                     row_terms[free << n | red] = radix << 8 | rank as u16;
-                    patterns[(free * (n + 1) + k) * MOST_PATTERNS + rank] = red as u8;
+                    patterns[pattern_at(free as u64, k, rank as u32)] = red as u8;
                 }
             }
         }
         let rank_weights = std::array::from_fn(|square| if square < n * n { powers[square / n] as u16 } else { 0 });
-        Reds {
-            n,
-            row: (1 << n) - 1,
-            numbers,
-            rank_weights,
-            vectors,
-            groups,
-            totals,
-            lists,
-            row_terms,
-            patterns,
-            max_sum,
-        }
+        Reds { n, numbers, rank_weights, vectors, groups, totals, lists, row_terms, patterns, max_sum }
     }
 
     /// The number of the count vector of `cars`, Blue's profile included.
@@ -236,9 +234,9 @@ impl Reds {
     }
 
     /// The Red cars of a rank, given its free squares, digit and car count.
-    #[inline]
+    #[inline(always)]
     fn pattern(&self, free: u64, k: usize, digit: u32) -> u64 {
-        u64::from(self.patterns[(free as usize * (self.n + 1) + k) * MOST_PATTERNS + digit as usize])
+        u64::from(self.patterns[pattern_at(free, k, digit)])
     }
 
     /// Calls `f(rank, red)` for the placements of `red` cars with rank sum
@@ -248,12 +246,27 @@ impl Reds {
         &self,
         profile: usize,
         blue: u64,
+        counts: (usize, usize),
+        window: std::ops::Range<u32>,
+        f: impl FnMut(u32, u64),
+    ) {
+        for_size!(self.n, N => self.for_each_on::<N>(profile, blue, counts, window, f));
+    }
+
+    /// [`for_each`](Self::for_each) with the board size known when
+    /// compiling: the odometer's loops over the ranks unroll.
+    #[inline(always)]
+    fn for_each_on<const N: usize>(
+        &self,
+        profile: usize,
+        blue: u64,
         (red, red_ranks): (usize, usize),
         window: std::ops::Range<u32>,
         mut f: impl FnMut(u32, u64),
     ) {
-        let n = self.n;
-        let free: [u64; MAX_N] = std::array::from_fn(|y| if y < n { (!blue >> (y * n)) & self.row } else { 0 });
+        let n = N;
+        let row = (1 << N) - 1;
+        let free: [u64; N] = std::array::from_fn(|y| (!blue >> (y * n)) & row);
         for &group in &self.lists[red * (self.max_sum + 1) + red_ranks] {
             let (start, size) = self.groups[profile * self.vectors.len() + usize::from(group)];
             let (lo, hi) = (window.start.max(start), window.end.min(start + size));
@@ -262,17 +275,16 @@ impl Reds {
             }
             let counts = &self.vectors[usize::from(group)];
             // The digits of the first placement, row 0 the fastest.
-            let mut digits = [0u32; MAX_N];
-            let mut radixes = [1u32; MAX_N];
+            let mut digits = [0u32; N];
+            let mut radixes = [1u32; N];
             let mut rest = lo - start;
             for y in 0..n {
-                radixes[y] = BINOMIALS[free[y].count_ones() as usize][usize::from(counts[y])];
+                radixes[y] = BINOMIALS[free[y].count_ones() as usize & 7][usize::from(counts[y]) & 7];
                 digits[y] = rest % radixes[y];
                 rest /= radixes[y];
             }
-            let mut rows: [u64; MAX_N] = std::array::from_fn(|y| {
-                if y < n { self.pattern(free[y], counts[y].into(), digits[y]) << (y * n) } else { 0 }
-            });
+            let mut rows: [u64; N] =
+                std::array::from_fn(|y| self.pattern(free[y], counts[y].into(), digits[y]) << (y * n));
             let mut cars: u64 = rows.iter().fold(0, |m, r| m | r);
             for rank in lo..hi {
                 f(rank, cars);
@@ -303,11 +315,25 @@ impl Reds {
         &self,
         profile: usize,
         blue: u64,
+        counts: (usize, usize),
+        rank: u32,
+        from: &mut usize,
+    ) -> u64 {
+        for_size!(self.n, N => self.unrank_on::<N>(profile, blue, counts, rank, from))
+    }
+
+    /// [`unrank_from`](Self::unrank_from) with the board size known when
+    /// compiling: the loop over the ranks unrolls.
+    #[inline(always)]
+    fn unrank_on<const N: usize>(
+        &self,
+        profile: usize,
+        blue: u64,
         (red, red_ranks): (usize, usize),
         rank: u32,
         from: &mut usize,
     ) -> u64 {
-        let n = self.n;
+        let (n, row) = (N, (1 << N) - 1);
         let groups = &self.groups[profile * self.vectors.len()..][..self.vectors.len()];
         let list = &self.lists[red * (self.max_sum + 1) + red_ranks];
         // Groups without placements (size 0) share their start with the next.
@@ -323,8 +349,8 @@ impl Reds {
         let mut rest = rank - groups[group].0;
         let mut cars = 0;
         for y in 0..n {
-            let free = (!blue >> (y * n)) & self.row;
-            let radix = BINOMIALS[free.count_ones() as usize][usize::from(counts[y])];
+            let free = (!blue >> (y * n)) & row;
+            let radix = BINOMIALS[free.count_ones() as usize & 7][usize::from(counts[y]) & 7];
             let quotient = divide_by_radix(rest, radix);
             cars |= self.pattern(free, counts[y].into(), rest - quotient * radix) << (y * n);
             rest = quotient;
