@@ -286,16 +286,17 @@ impl Dodgem {
             let (unit, idx) = units.locate_from(first, &blue, group, moved);
             f(unit, idx);
         };
+        let moves = index.moves(index.half_of(key).expect("a position's key has its half"));
         if right != 0 {
-            let half = index.half_of(key.after_forward_move()).expect("a forward move has a unit to go to");
-            let first = first_in(half);
+            debug_assert_ne!(moves.forward, u32::MAX, "a forward move has a unit to go to");
+            let first = first_in(moves.forward as usize);
             for target in bits(right) {
                 child(first, target - 1, Some(target));
             }
         }
         if steps.exits != 0 {
-            let leaving = key.after_leaving(self.size - 1).and_then(|k| index.half_of(k));
-            let first = first_in(leaving.expect("a car leaving has a unit to go to"));
+            debug_assert_ne!(moves.leaving, u32::MAX, "a car leaving has a unit to go to");
+            let first = first_in(moves.leaving as usize);
             for exit in bits(steps.exits) {
                 child(first, exit, None);
             }
@@ -303,7 +304,7 @@ impl Dodgem {
         if sideways && up | down != 0 {
             // Moves up and down keep the sums: the child's mirror image is
             // in the mirror half.
-            let first = first_in(index.half_of(key.mirror()).expect("a position's key has its half"));
+            let first = first_in(moves.sideways as usize);
             let n = u32::from(self.size);
             for target in bits(up) {
                 child(first, target - n, Some(target));

@@ -87,6 +87,19 @@ struct Half {
     /// For each Blue set of the half's class, where its positions start;
     /// one more entry for the end. Made on first use.
     offsets: OnceLock<Box<[u32]>>,
+    /// The halves that hold the stored (mirrored) children of its
+    /// positions, by kind of move: looked up once, for every position's
+    /// children, rather than from keys each time.
+    moves: HalfMoves,
+}
+
+/// The halves a half's positions move to, as stored: `NO_HALF` where no
+/// such move exists.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct HalfMoves {
+    pub(super) forward: u32,
+    pub(super) leaving: u32,
+    pub(super) sideways: u32,
 }
 
 /// The units of one board size, and the numbering of positions in them.
@@ -273,11 +286,28 @@ impl UnitIndex {
                 let key_number = self.key_number(half_key);
                 self.half_of_key[key_number] = number;
                 halves[slot] = number;
-                self.halves.push(Half { key: half_key, unit: unit as u32, start, len, offsets: OnceLock::new() });
+                let moves = HalfMoves { forward: NO_HALF, leaving: NO_HALF, sideways: NO_HALF };
+                self.halves.push(Half {
+                    key: half_key,
+                    unit: unit as u32,
+                    start,
+                    len,
+                    offsets: OnceLock::new(),
+                    moves,
+                });
                 start += len;
             }
             self.unit_halves.push(halves);
             self.units.push(Unit { len: start, depends_on: Vec::new() });
+        }
+        for half in 0..self.halves.len() {
+            let key = self.halves[half].key;
+            let half_of = |key: Option<Key>| key.and_then(|k| self.half_of(k)).map_or(NO_HALF, |h| h as u32);
+            self.halves[half].moves = HalfMoves {
+                forward: half_of(Some(key.after_forward_move())),
+                leaving: half_of(key.after_leaving(most as u8)),
+                sideways: half_of(Some(key.mirror())),
+            };
         }
         for unit in 0..self.units.len() {
             let mut depends_on = Vec::new();
@@ -359,6 +389,12 @@ impl UnitIndex {
     #[inline]
     pub fn key(&self, cars: ByPlayer<u64>) -> Key {
         for_size!(self.n(), N => self.of_size::<N>().key(cars))
+    }
+
+    /// The halves the positions of `half` move to (see [`HalfMoves`]).
+    #[inline(always)]
+    pub(super) fn moves(&self, half: usize) -> HalfMoves {
+        self.halves[half].moves
     }
 
     /// The unit of a Blue-to-move position and its number there.
