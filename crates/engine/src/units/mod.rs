@@ -258,7 +258,7 @@ fn solve_alone<G: Units>(
     // bytes a position is solved that wide at once.
     let wide = two_bytes_wide || dependencies.iter().any(|d| d.is_wide());
     let one = OneUnit { game, unit: number, len: unit.len, depends_on: &unit.depends_on };
-    let chunk = chunk_for(unit.len);
+    let chunk = chunk_for(unit.len, sharing);
     let (values, _) = if wide {
         retrograde::solve_alone(&one, &DependencyValues::<true>::new(dependencies), chunk, true, sharing, progress)
     } else {
@@ -268,10 +268,18 @@ fn solve_alone<G: Units>(
 }
 
 /// Positions per task: small units are cut finer so that both cores get
-/// work. The values do not depend on it.
-fn chunk_for(len: u64) -> u64 {
-    (len / 64).clamp(1 << 10, 1 << 15).next_multiple_of(8)
+/// work. A unit solved alone is cut finer still, since its chunks are
+/// also where the solver notes which distances are pending: a layer scans
+/// only the chunks that have its distance. The values do not depend on it.
+fn chunk_for(len: u64, sharing: Sharing) -> u64 {
+    match sharing {
+        Sharing::Threads => (len / 64).clamp(1 << 10, 1 << 15).next_multiple_of(8),
+        Sharing::Alone => ALONE_CHUNK,
+    }
 }
+
+/// Positions per chunk of a unit solved alone.
+const ALONE_CHUNK: u64 = 1 << 12;
 
 #[cfg(test)]
 mod tests;
