@@ -24,9 +24,9 @@
 //! needs two (below). A solve of one tier (a unit) keeps a second cell a
 //! position for what its moves into earlier tiers said, so that a loss is
 //! settled by a load rather than by expanding it again: a tenth of a
-//! Dodgem unit's time, for a unit's worth of memory. While a tier is being solved, the cell of an
-//! undecided position holds its counter in the top codes of the cell
-//! (see `Codes`) instead of a value. Sharing the byte
+//! Dodgem unit's time, for a unit's worth of memory. While a tier is
+//! being solved, the cell of an undecided position holds its counter in
+//! the top codes of the cell (see `Codes`) instead of a value. Sharing the byte
 //! halves memory and, more importantly, makes every parent update touch one
 //! cache line instead of two.
 //!

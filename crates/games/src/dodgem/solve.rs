@@ -11,6 +11,7 @@ use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{ForwardUnits, Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
+use super::units::NO_HALF;
 use super::{Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
 use crate::tables::{Cost, ObtainError, Solvable};
 
@@ -288,14 +289,14 @@ impl Dodgem {
         };
         let moves = index.moves(index.half_of(key).expect("a position's key has its half"));
         if right != 0 {
-            debug_assert_ne!(moves.forward, u32::MAX, "a forward move has a unit to go to");
+            debug_assert_ne!(moves.forward, NO_HALF, "a forward move has a unit to go to");
             let first = first_in(moves.forward as usize);
             for target in bits(right) {
                 child(first, target - 1, Some(target));
             }
         }
         if steps.exits != 0 {
-            debug_assert_ne!(moves.leaving, u32::MAX, "a car leaving has a unit to go to");
+            debug_assert_ne!(moves.leaving, NO_HALF, "a car leaving has a unit to go to");
             let first = first_in(moves.leaving as usize);
             for exit in bits(steps.exits) {
                 child(first, exit, None);

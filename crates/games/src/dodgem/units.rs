@@ -130,7 +130,9 @@ pub struct UnitIndex {
     file_of: [u8; 64],
 }
 
-const NO_HALF: u32 = u32::MAX;
+/// A half that does not exist: a key without positions, or a move that a
+/// half's positions do not have.
+pub(super) const NO_HALF: u32 = u32::MAX;
 
 /// Entries of [`UnitIndex::blue_sets`]: 64 squares, 8 car counts, 32 sums.
 const BLUE_SETS: usize = 64 << 8;
@@ -312,11 +314,9 @@ impl UnitIndex {
         for unit in 0..self.units.len() {
             let mut depends_on = Vec::new();
             for half in self.unit_halves[unit].into_iter().filter(|&h| h != NO_HALF) {
-                let key = self.halves[half as usize].key;
-                for child in std::iter::once(key.after_forward_move()).chain(key.after_leaving(most as u8)) {
-                    if let Some(half) = self.half_of(child) {
-                        depends_on.push(self.halves[half].unit as usize);
-                    }
+                let HalfMoves { forward, leaving, .. } = self.halves[half as usize].moves;
+                for child in [forward, leaving].into_iter().filter(|&h| h != NO_HALF) {
+                    depends_on.push(self.halves[child as usize].unit as usize);
                 }
             }
             depends_on.sort_unstable();
