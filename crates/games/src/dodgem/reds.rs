@@ -80,7 +80,7 @@ pub(super) struct Reds {
     /// for the largest board, so that an index masked to its bits needs no
     /// check.
     row_terms: Box<[u16; PATTERN_RANKS]>,
-    /// The Red cars of each rank, at `(free * (n + 1) + k) * 20 + rank`.
+    /// The Red cars of each rank, at [`pattern_at`]`(free, k, rank)`.
     patterns: Box<[u8; PATTERNS]>,
     max_sum: usize,
 }
