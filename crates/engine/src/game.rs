@@ -110,9 +110,41 @@ pub trait TieredRetrograde: DenseIndex {
     /// A terminal position reports no children.
     fn expand(&self, pos: &Self::Position, earlier_child: impl FnMut(u64)) -> Expansion;
 
+    /// Expands every position of `range`, which lies in `tiers()[tier]`,
+    /// in order: pushes its children in earlier tiers onto `children`, then
+    /// calls `f(idx, expansion, children.len())`.
+    ///
+    /// The default is [`expand_each`]; a game that can classify
+    /// neighbouring positions together, sharing the work, should.
+    fn expand_range(
+        &self,
+        tier: usize,
+        range: Range<u64>,
+        children: &mut Vec<u64>,
+        f: impl FnMut(u64, Expansion, usize),
+    ) {
+        expand_each(self, tier, range, children, f);
+    }
+
     /// Calls `f` with the index and the position of every non-terminal
     /// position in the same tier that has a move to `pos`, once per such
     /// move. The position may be any with that index (an index can stand
     /// for several symmetric positions).
     fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
+}
+
+/// [`TieredRetrograde::expand_range`] one position at a time: steps through
+/// `range` with [`for_each_in_range`](TieredRetrograde::for_each_in_range)
+/// and expands each position.
+pub fn expand_each<G: TieredRetrograde + ?Sized>(
+    game: &G,
+    tier: usize,
+    range: Range<u64>,
+    children: &mut Vec<u64>,
+    mut f: impl FnMut(u64, Expansion, usize),
+) {
+    game.for_each_in_range(tier, range, |idx, pos| {
+        let expansion = game.expand(&pos, |child| children.push(child));
+        f(idx, expansion, children.len());
+    });
 }

@@ -641,6 +641,10 @@ impl EarlierChildren {
 /// the solver's speed comes from.
 const BATCH: usize = 64;
 
+/// Positions seeded per batch: more than [`BATCH`], since a game expands a
+/// range at a time and finding where one starts costs it more than a step.
+const SEED_BATCH: usize = 1024;
+
 /// A layer of a solve by units steps through a chunk rather than unindex
 /// its decided positions (in ascending order, which lets neighbours share
 /// work) once they are at least one in this many: stepping to the next
@@ -789,11 +793,17 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             // The distances decided in this chunk, as bits.
             let mut decided = Distances::default();
             while next < chunk.end {
-                let batch = next..(next + BATCH as u64).min(chunk.end);
+                let batch = next..(next + SEED_BATCH as u64).min(chunk.end);
                 next = batch.end;
                 scratch.positions.clear();
                 scratch.children.clear();
-                self.game.for_each_in_range(self.tier_number, batch, |idx, pos| self.expand_into(idx, &pos, scratch));
+                let (positions, children) = (&mut scratch.positions, &mut scratch.children);
+                let mut first = 0;
+                self.game.expand_range(self.tier_number, batch, children, |idx, expansion, end| {
+                    positions.push((idx, expansion, first..end));
+                    first = end;
+                });
+                debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
                 self.earlier.touch(scratch.children.iter().copied());
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];

@@ -55,6 +55,28 @@ const KNIGHT: [u16; 16] = {
     table
 };
 
+/// `BEYOND[from][blocker]`: the squares a slider on `from` stops reaching
+/// once `blocker` is occupied, those past it on the line from `from`
+/// through it; none when the two are not on one line.
+const BEYOND: [[u16; 16]; 16] = {
+    let mut beyond = [[0u16; 16]; 16];
+    let mut d = 0;
+    while d < 8 {
+        let mut from = 0;
+        while from < 16 {
+            let mut ray = RAYS[d][from];
+            while ray != 0 {
+                let blocker = ray.trailing_zeros() as usize;
+                beyond[from][blocker] = RAYS[d][blocker];
+                ray &= ray - 1;
+            }
+            from += 1;
+        }
+        d += 1;
+    }
+    beyond
+};
+
 /// The square one step from `square` in a pawn's `direction`, as a mask.
 fn ahead(square: u8, direction: Direction) -> u16 {
     match direction {
@@ -115,14 +137,23 @@ impl Position {
         if role != Role::Pawn {
             return reach(role, from, own | theirs) & !own;
         }
+        let (forward, diagonals) = self.pawn_squares(from, rule);
+        (forward & !(own | theirs)) | (diagonals & theirs)
+    }
+
+    /// The square ahead of the mover's pawn on `from`, and the squares
+    /// where it may capture (none while it returns under
+    /// [`PawnRule::Outbound`]).
+    #[inline]
+    fn pawn_squares(&self, from: u8, rule: PawnRule) -> (u16, u16) {
         let mover = self.turn;
         let direction = self.directions[mover as usize];
-        let captures = if rule == PawnRule::Travel || direction == mover.home_direction() {
-            diagonals_ahead(from, direction) & theirs
+        let diagonals = if rule == PawnRule::Travel || direction == mover.home_direction() {
+            diagonals_ahead(from, direction)
         } else {
             0
         };
-        (ahead(from, direction) & !(own | theirs)) | captures
+        (ahead(from, direction), diagonals)
     }
 
     /// The number of legal moves (0 once the game is over).
@@ -147,6 +178,69 @@ impl Position {
             }
         }
         count
+    }
+
+    /// [`count_moves`](Self::count_moves) of each position that `self`
+    /// becomes with the piece in slot `moving` on each of `targets`, in
+    /// increasing order; `None` where the game is over.
+    ///
+    /// When the piece is the opponent's, the mover's pieces stay put: what
+    /// they reach is worked out once, and each square then only blocks a
+    /// slider's line, blocks or feeds the pawn, and may complete a line.
+    pub fn count_moves_along(&self, moving: usize, targets: u16, rule: PawnRule, mut f: impl FnMut(Option<u32>)) {
+        let mover = self.turn;
+        if self.opening || moving / 4 == mover as usize {
+            let mut pos = *self;
+            for square in squares(targets) {
+                pos.squares[moving] = square;
+                f((!pos.is_over()).then(|| pos.count_moves(rule)));
+            }
+            return;
+        }
+        let own = self.occupied_by(mover);
+        // Without the moving piece (a square, not in hand, so the shift
+        // stays in range).
+        let theirs = self.occupied_by(mover.other()) & !(1 << self.squares[moving]);
+        if complete_line(own) {
+            return squares(targets).for_each(|_| f(None));
+        }
+        let empty = !(own | theirs);
+        let first = mover as usize * 4;
+        let in_hand = self.squares[first..first + 4].iter().filter(|&&s| s == HAND).count() as u32;
+        // The moving piece takes one of the empty squares.
+        let mut count = in_hand * (empty.count_ones() - 1);
+        // What a slider reaches with the moving piece off the board; none
+        // for a slider in hand.
+        let mut sliders = [(0u16, 0u8); 2];
+        let (mut pawn_blocked, mut pawn_captures) = (0, 0);
+        for role in ROLES {
+            let from = self.squares[first + role as usize];
+            if from == HAND {
+                continue;
+            }
+            match role {
+                Role::Pawn => {
+                    let (forward, diagonals) = self.pawn_squares(from, rule);
+                    count += ((forward & empty) | (diagonals & theirs)).count_ones();
+                    (pawn_blocked, pawn_captures) = (forward & empty, diagonals & empty);
+                }
+                Role::Knight => count += (KNIGHT[usize::from(from)] & !own).count_ones(),
+                Role::Bishop => sliders[0] = (reach(role, from, own | theirs) & !own, from),
+                Role::Rook => sliders[1] = (reach(role, from, own | theirs) & !own, from),
+            }
+        }
+        for square in squares(targets) {
+            let bit = 1 << square;
+            if complete_line(theirs | bit) {
+                f(None);
+                continue;
+            }
+            let slid: u32 = sliders
+                .iter()
+                .map(|&(reach, from)| (reach & !BEYOND[usize::from(from)][usize::from(square)]).count_ones())
+                .sum();
+            f(Some(count + slid + u32::from(pawn_captures & bit != 0) - u32::from(pawn_blocked & bit != 0)));
+        }
     }
 
     /// Calls `f` with each legal move and the position after it.

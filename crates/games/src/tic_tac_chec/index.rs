@@ -28,7 +28,7 @@ use std::ops::Range;
 
 use solved_engine::{Subsets, binomial};
 
-use super::{Color, Direction, HAND, Position, turned};
+use super::{Color, Direction, HAND, Position, squares, turned};
 
 /// The number of post-opening positions (White to move).
 pub const POST_OPENING_POSITIONS: u64 = 2_462_360_745;
@@ -294,30 +294,93 @@ impl TicTacChecIndex {
         if idx < POST_OPENING_POSITIONS { self.unindex_post(idx) } else { self.unindex_opening(idx) }
     }
 
+    /// Where each block of post-opening positions starts.
+    #[cfg(test)]
+    pub(super) fn block_starts(&self) -> impl Iterator<Item = u64> + '_ {
+        self.blocks.iter().map(|block| block.0)
+    }
+
     /// Calls `f` with every post-opening position whose index is in
     /// `range`, in order, stepping from one to the next.
     pub fn for_each_post(&self, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        self.for_each_run(range, |run| run.for_each(&mut f));
+    }
+
+    /// Calls `f` with the post-opening positions whose index is in `range`,
+    /// in order, as [`Run`]s: the last piece of a placement turns fastest,
+    /// so neighbouring positions mostly differ only in where it stands.
+    pub fn for_each_run(&self, range: Range<u64>, mut f: impl FnMut(Run)) {
         let mut idx = range.start;
         while idx < range.end {
             let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
             let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.0);
             let end = block_end.min(range.end);
             let (slots, count) = slots_of(self.blocks[block].2);
-            let slots = &slots[..count];
+            let Some((&moving, placed)) = slots[..count].split_last() else {
+                // Only pawns: each position is a run of its own.
+                for idx in idx..end {
+                    f(Run { first: idx, pos: self.unindex_post(idx), moving: None, squares: 0 });
+                }
+                idx = end;
+                continue;
+            };
             let mut pos = self.unindex_post(idx);
-            let mut placement = Placement::of(&pos, slots);
+            let mut placement = Placement::of(&pos, placed);
+            // The lowest square the moving piece takes in this run.
+            let mut from = pos.squares[moving];
             loop {
-                f(idx, pos);
-                idx += 1;
+                let free = placed.iter().fold(placement.pawn_free, |free, &slot| free & !(1 << pos.squares[slot]));
+                let mut squares = free & !((1u16 << from) - 1);
+                let left = end - idx;
+                if u64::from(squares.count_ones()) > left {
+                    squares &= (1u16 << nth_bit(squares, left as u32)) - 1;
+                }
+                pos.squares[moving] = squares.trailing_zeros() as u8;
+                f(Run { first: idx, pos, moving: Some(moving), squares });
+                idx += u64::from(squares.count_ones());
                 if idx == end {
                     break;
                 }
-                if !placement.step(&mut pos, slots) {
+                if placement.step(&mut pos, placed) {
+                    // The moving piece starts again on the lowest square left.
+                    from = 0;
+                } else {
                     // The pieces went round: next pawn state.
                     pos = self.unindex_post(idx);
-                    placement = Placement::of(&pos, slots);
+                    placement = Placement::of(&pos, placed);
+                    from = pos.squares[moving];
                 }
             }
+        }
+    }
+}
+
+/// Post-opening positions next to each other in the index that differ only
+/// in the square of one piece (see [`TicTacChecIndex::for_each_run`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// The index of the first.
+    pub first: u64,
+    /// The first position.
+    pub pos: Position,
+    /// The slot of the piece whose square changes along the run; `None`
+    /// when only pawns are on the board, and the run is `pos` alone.
+    pub moving: Option<usize>,
+    /// The squares the moving piece takes, one position each, in
+    /// increasing order: the first is its square in `pos`.
+    pub squares: u16,
+}
+
+impl Run {
+    /// Calls `f` with each position of the run and its index, in order.
+    pub fn for_each(&self, mut f: impl FnMut(u64, Position)) {
+        let Some(slot) = self.moving else {
+            return f(self.first, self.pos);
+        };
+        let mut pos = self.pos;
+        for (idx, square) in (self.first..).zip(squares(self.squares)) {
+            pos.squares[slot] = square;
+            f(idx, pos);
         }
     }
 }

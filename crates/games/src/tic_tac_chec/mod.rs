@@ -27,7 +27,7 @@ use std::fmt;
 pub use self::census::{Census, census};
 pub use self::claims::verify;
 pub use self::game::{INFO, ProbeValues, TicTacChec};
-pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, TicTacChecIndex};
+pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, Run, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError, square_name};
 pub use self::reference::{BothColours, Reference};
 pub use self::report::{DrawingLine, NotADraw, ThreatCensus, Transitions, VariantComparison, compare_variants};

@@ -7,6 +7,7 @@ use solved_engine::retrograde::Solver;
 use solved_engine::table::{Packed, TableKey};
 use solved_engine::{
     DenseIndex, Expansion, Plies, Progress, Rules, Solution, TableError, TableStore, TieredRetrograde, Value,
+    expand_each,
 };
 
 use super::{Position, TicTacChec};
@@ -79,6 +80,38 @@ impl TieredRetrograde for TicTacChec {
             return Expansion::Moves { in_tier: 0 };
         }
         Expansion::Moves { in_tier: pos.count_moves(self.rule) as u8 }
+    }
+
+    /// Post-opening positions are classified a run at a time (see
+    /// [`Position::count_moves_along`]): seeding is most of the solve's
+    /// work, and most of each position's work is shared with its
+    /// neighbours.
+    fn expand_range(
+        &self,
+        tier: usize,
+        range: Range<u64>,
+        children: &mut Vec<u64>,
+        mut f: impl FnMut(u64, Expansion, usize),
+    ) {
+        if tier != 0 {
+            return expand_each(self, tier, range, children, f);
+        }
+        // Post-opening moves stay in the tier: no children are pushed.
+        let pushed = children.len();
+        let expansion = |moves: Option<u32>| {
+            moves.map_or(Expansion::Terminal(Value::Loss(Plies(0))), |moves| Expansion::Moves { in_tier: moves as u8 })
+        };
+        self.index.for_each_run(range, |run| {
+            let mut idx = run.first;
+            let mut classified = |moves| {
+                f(idx, expansion(moves), pushed);
+                idx += 1;
+            };
+            match run.moving {
+                Some(slot) => run.pos.count_moves_along(slot, run.squares, self.rule, &mut classified),
+                None => classified((!run.pos.is_over()).then(|| run.pos.count_moves(self.rule))),
+            }
+        });
     }
 
     fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {

@@ -121,6 +121,39 @@ fn stepping_through_a_range_matches_unindexing() {
     }
 }
 
+/// Seeding classifies a run of positions at a time; each must come out as
+/// `expand` finds it alone. Ranges across every block's start, where runs
+/// are short and the moving piece may be the mover's, and at random, where
+/// they end mid-run.
+#[test]
+fn runs_of_positions_are_classified_as_each_alone() {
+    let index = index();
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut ranges: Vec<_> = index
+        .block_starts()
+        .map(|start| start.saturating_sub(700)..(start + 700).min(POST_OPENING_POSITIONS))
+        .collect();
+    ranges.extend((0..100).map(|_| {
+        let start = rng.random_range(0..POST_OPENING_POSITIONS - 3_000);
+        start..start + rng.random_range(1..3_000)
+    }));
+    for rule in RULES {
+        let game = TicTacChec::new(rule);
+        for range in &ranges {
+            let mut alone = Vec::new();
+            index.for_each_post(range.clone(), |idx, pos| {
+                alone.push((idx, game.expand(&pos, |_| panic!("a post-opening move left the tier"))));
+            });
+            let mut runs = Vec::new();
+            game.expand_range(0, range.clone(), &mut Vec::new(), |idx, expansion, children| {
+                assert_eq!(children, 0, "a post-opening move left the tier");
+                runs.push((idx, expansion));
+            });
+            assert_eq!(runs, alone, "{range:?} under {rule:?}");
+        }
+    }
+}
+
 #[test]
 fn fast_move_generation_agrees_with_the_reference() {
     for rule in RULES {
