@@ -286,26 +286,24 @@ impl Position {
         let white = z.occupied_by(Color::White);
         let black = z.occupied_by(Color::Black);
         let empty = !(white | black);
-        let mut emit = |mut parent: Position| {
-            parent.turn = Color::White;
-            if !complete_line(parent.occupied_by(Color::White)) && !complete_line(parent.occupied_by(Color::Black)) {
-                f(parent);
+        // With White's and Black's squares in it, known without reading it.
+        let mut emit = |parent: Position, white: u16, black: u16| {
+            if !complete_line(white) && !complete_line(black) {
+                f(Position { turn: Color::White, ..parent });
             }
         };
         for role in ROLES {
-            let to = z.squares[role as usize];
+            let slot = role as usize;
+            let to = z.squares[slot];
             if to == HAND {
                 continue;
             }
             let direction = z.directions[0];
+            let white_before = white & !(1 << to);
             // Placed: a pawn is placed facing up, and turned round on rank 4.
             if role != Role::Pawn || direction == turned(to, Direction::Up) {
-                let mut parent = z;
-                parent.squares[role as usize] = HAND;
-                if role == Role::Pawn {
-                    parent.directions[0] = Direction::Up;
-                }
-                emit(parent);
+                let facing = if role == Role::Pawn { Direction::Up } else { direction };
+                emit(z.with_square(slot, HAND).with_direction(Color::White, facing), white_before, black);
             }
             // Moved, or moved capturing a Black piece now in Black's hand.
             let (quiet, capturing, before) = if role == Role::Pawn {
@@ -325,15 +323,12 @@ impl Position {
                 let sources = reach(role, to, white | black) & empty;
                 (sources, sources, direction)
             };
+            let moved = z.with_direction(Color::White, before);
             for from in squares(quiet) {
-                let mut parent = z;
-                parent.squares[role as usize] = from;
-                if role == Role::Pawn {
-                    parent.directions[0] = before;
-                }
-                emit(parent);
+                emit(moved.with_square(slot, from), white_before | 1 << from, black);
             }
             for from in squares(capturing) {
+                let moved = moved.with_square(slot, from);
                 for captured in ROLES {
                     if z.squares[4 + captured as usize] != HAND {
                         continue;
@@ -347,17 +342,11 @@ impl Position {
                     } else {
                         &[Direction::Down]
                     };
+                    let capture = moved.with_square(4 + captured as usize, to);
                     for &captured_direction in directions {
-                        let mut parent = z;
-                        parent.squares[role as usize] = from;
-                        parent.squares[4 + captured as usize] = to;
-                        if role == Role::Pawn {
-                            parent.directions[0] = before;
-                        }
-                        if captured == Role::Pawn {
-                            parent.directions[1] = captured_direction;
-                        }
-                        emit(parent);
+                        let parent =
+                            if captured == Role::Pawn { capture.with_direction(Color::Black, captured_direction) } else { capture };
+                        emit(parent, white_before | 1 << from, black | 1 << to);
                     }
                 }
             }

@@ -307,6 +307,26 @@ impl Position {
         (0..8).find(|&slot| self.squares[slot] == square).map(Piece::from_slot)
     }
 
+    /// The same position with the piece in `slot` on `square` (or in hand).
+    ///
+    /// Arithmetic on all eight squares at once, not a store of one byte:
+    /// the solver reads the position whole right after, and a wide load
+    /// of a narrow store waits until the store has left the core.
+    #[inline]
+    fn with_square(self, slot: usize, square: u8) -> Position {
+        let shift = 8 * slot;
+        let squares = u64::from_le_bytes(self.squares) & !(0xff << shift) | u64::from(square) << shift;
+        Position { squares: squares.to_le_bytes(), ..self }
+    }
+
+    /// The same position with `color`'s pawn facing `direction`.
+    #[inline]
+    fn with_direction(self, color: Color, direction: Direction) -> Position {
+        let mut directions = self.directions;
+        directions[color as usize] = direction;
+        Position { directions, ..self }
+    }
+
     /// The squares `color`'s pieces stand on.
     #[inline]
     pub fn occupied_by(&self, color: Color) -> u16 {
