@@ -12,6 +12,8 @@
 //! Every step is a fixed loop over the ranks with lookups in tables of a
 //! few hundred kilobytes at most, so numbering a position costs no search.
 
+use solved_engine::divide_by_radix;
+
 use super::MAX_SIZE;
 
 const MAX_N: usize = MAX_SIZE as usize;
@@ -32,28 +34,6 @@ const BINOMIALS: [[u32; 8]; 8] = {
     }
     table
 };
-
-/// `2^32 / d`, rounded up, for each radix `d` of a rank's digit (at most
-/// `C(6, 3)`).
-const RECIPROCALS: [u64; 32] = {
-    let mut table = [0; 32];
-    let mut d = 1;
-    while d < 32 {
-        table[d] = (1u64 << 32).div_ceil(d as u64);
-        d += 1;
-    }
-    table
-};
-
-/// `rest / radix` by a multiplication: a division, one per rank of every
-/// position a layer unranks, took tens of cycles. Exact while
-/// `rest · (reciprocal error) < 2^32 / radix`, that is for `rest < 2^27`,
-/// which a group's placements (at most `C(6, 3)^6 < 2^26`) stay below.
-#[inline(always)]
-fn divide_by_radix(rest: u32, radix: u32) -> u32 {
-    debug_assert!(rest < 1 << 27 && (1..32).contains(&radix));
-    ((u64::from(rest) * RECIPROCALS[radix as usize & 31]) >> 32) as u32
-}
 
 /// The numbering of Red placements, for one board size.
 #[derive(Debug)]
@@ -351,24 +331,12 @@ impl Reds {
         for y in 0..n {
             let free = (!blue >> (y * n)) & row;
             let radix = BINOMIALS[free.count_ones() as usize & 7][usize::from(counts[y]) & 7];
+            // A group's placements, at most C(6, 3)^6 < 2^26, and radices
+            // of at most C(6, 3): in the exact range of the reciprocals.
             let quotient = divide_by_radix(rest, radix);
             cars |= self.pattern(free, counts[y].into(), rest - quotient * radix) << (y * n);
             rest = quotient;
         }
         cars
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn division_by_a_radix_is_exact_below_two_to_the_27() {
-        for radix in 1..=20 {
-            for rest in (0..1u32 << 27).step_by(9973).chain((1 << 27) - 64..1 << 27) {
-                assert_eq!(divide_by_radix(rest, radix), rest / radix, "{rest} / {radix}");
-            }
-        }
     }
 }

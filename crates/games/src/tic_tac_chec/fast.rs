@@ -344,8 +344,11 @@ impl Position {
                     };
                     let capture = moved.with_square(4 + captured as usize, to);
                     for &captured_direction in directions {
-                        let parent =
-                            if captured == Role::Pawn { capture.with_direction(Color::Black, captured_direction) } else { capture };
+                        let parent = if captured == Role::Pawn {
+                            capture.with_direction(Color::Black, captured_direction)
+                        } else {
+                            capture
+                        };
                         emit(parent, white_before | 1 << from, black | 1 << to);
                     }
                 }

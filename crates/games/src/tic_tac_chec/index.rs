@@ -26,7 +26,7 @@
 
 use std::ops::Range;
 
-use solved_engine::{Subsets, binomial};
+use solved_engine::{Subsets, binomial, divide_by_radix};
 
 use super::{Color, Direction, HAND, Position, squares, turned};
 
@@ -65,10 +65,9 @@ pub struct TicTacChecIndex {
     /// The rank of an ordered pair of pawn states on distinct squares.
     pair_rank: Vec<u16>,
     pairs: Vec<(u8, u8)>,
-    /// Where each block starts: `[pawns on board as 2 bits][others on board as 6 bits]`.
-    block_start: Vec<u64>,
-    /// Every block's start, in order, with its pawns and others.
-    blocks: Vec<(u64, u8, u8)>,
+    /// Every block, in order: at `[pawns on board as 2 bits][others on
+    /// board as 6 bits]`, which is also the order of their starts.
+    blocks: Vec<Block>,
     opening_start: [u64; 7],
     /// The `k`-subsets of a side's four roles, at `[k]`: which of them are
     /// on the board in the opening.
@@ -93,7 +92,6 @@ impl TicTacChecIndex {
                 }
             }
         }
-        let mut block_start = vec![0; 4 * 64];
         let mut blocks = Vec::new();
         let mut start = 0;
         for pawns in 0..4u8 {
@@ -103,9 +101,9 @@ impl TicTacChecIndex {
                 _ => (2, pairs.len() as u64),
             };
             for others in 0..64u8 {
-                block_start[usize::from(pawns) * 64 + usize::from(others)] = start;
-                blocks.push((start, pawns, others));
-                start += combos * arrangements(16 - on_board, others.count_ones());
+                let per_pawn_state = arrangements(16 - on_board, others.count_ones());
+                blocks.push(Block { start, per_pawn_state, others });
+                start += combos * per_pawn_state;
             }
         }
         assert_eq!(start, POST_OPENING_POSITIONS, "the block sizes add up to the published count");
@@ -117,7 +115,7 @@ impl TicTacChecIndex {
         }
         assert_eq!(opening_start[6] - start, OPENING_POSITIONS, "the opening plies add up to the published count");
         let role_subsets = std::array::from_fn(|k| Subsets::new(4, k as u32));
-        TicTacChecIndex { states, state_of, pair_rank, pairs, block_start, blocks, opening_start, role_subsets }
+        TicTacChecIndex { states, state_of, pair_rank, pairs, blocks, opening_start, role_subsets }
     }
 
     /// Every index: post-opening positions, then the opening.
@@ -162,33 +160,33 @@ impl TicTacChecIndex {
                 (u64::from(self.pair_rank[w * 24 + b]), !(1u16 << white_pawn) & !(1u16 << black_pawn))
             }
         };
+        // Without a branch on whether a piece is on the board: parents
+        // come in every arrangement, and mispredicting cost more than
+        // computing a digit to drop. A piece in hand (square 16) has every
+        // square below it and clears none.
+        const _: () = assert!(HAND == 16);
         let mut others = 0u8;
         let mut placement = 0u64;
-        let mut left = free.count_ones() as u64;
+        let mut left = u64::from(free.count_ones());
         for (bit, &slot) in OTHERS.iter().enumerate() {
             let square = squares[slot];
-            if square != HAND {
-                others |= 1 << bit;
-                let digit = (free & ((1u16 << square) - 1)).count_ones() as u64;
-                placement = placement * left + digit;
-                left -= 1;
-                free &= !(1 << square);
-            }
+            let on_board = square != HAND;
+            others |= u8::from(on_board) << bit;
+            let digit = u64::from((u32::from(free) & ((1u32 << square) - 1)).count_ones());
+            let placed = (placement * left + digit, left - 1);
+            (placement, left) = if on_board { placed } else { (placement, left) };
+            free &= !(1u32 << square) as u16;
         }
-        let a = others.count_ones();
-        let on_board = (pawns & 1) + (pawns >> 1);
-        let block = self.block_start[usize::from(pawns) * 64 + usize::from(others)];
-        block + pawn_rank * arrangements(16 - u32::from(on_board), a) + placement
+        let block = &self.blocks[usize::from(pawns) * 64 + usize::from(others)];
+        block.start + pawn_rank * block.per_pawn_state + placement
     }
 
     /// The post-opening position (White to move) with index `idx`.
     pub fn unindex_post(&self, idx: u64) -> Position {
-        let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
-        let (start, pawns, others) = self.blocks[block];
-        let on_board = u32::from((pawns & 1) + (pawns >> 1));
-        let a = others.count_ones();
-        let per_pawn = arrangements(16 - on_board, a);
-        let (pawn_rank, mut placement) = ((idx - start) / per_pawn, (idx - start) % per_pawn);
+        let number = self.blocks.partition_point(|b| b.start <= idx) - 1;
+        let Block { start, per_pawn_state, others } = self.blocks[number];
+        let pawns = number / 64;
+        let (pawn_rank, placement) = ((idx - start) / per_pawn_state, (idx - start) % per_pawn_state);
         let mut squares = [HAND; 8];
         let mut directions = [Direction::Up, Direction::Down];
         let mut free = 0xffffu16;
@@ -213,10 +211,13 @@ impl TicTacChecIndex {
         let slots = &slots[..count];
         let mut digits = [0u32; 6];
         let n = free.count_ones();
+        // At most P(16, 6) < 2^23 placements, radices at most 16.
+        let mut placement = placement as u32;
         for i in (0..slots.len()).rev() {
-            let radix = u64::from(n - i as u32);
-            digits[i] = (placement % radix) as u32;
-            placement /= radix;
+            let radix = n - i as u32;
+            let quotient = divide_by_radix(placement, radix);
+            digits[i] = placement - quotient * radix;
+            placement = quotient;
         }
         for (i, &slot) in slots.iter().enumerate() {
             let square = nth_bit(free, digits[i]);
@@ -297,7 +298,7 @@ impl TicTacChecIndex {
     /// Where each block of post-opening positions starts.
     #[cfg(test)]
     pub(super) fn block_starts(&self) -> impl Iterator<Item = u64> + '_ {
-        self.blocks.iter().map(|block| block.0)
+        self.blocks.iter().map(|block| block.start)
     }
 
     /// Calls `f` with every post-opening position whose index is in
@@ -312,10 +313,10 @@ impl TicTacChecIndex {
     pub fn for_each_run(&self, range: Range<u64>, mut f: impl FnMut(Run)) {
         let mut idx = range.start;
         while idx < range.end {
-            let block = self.blocks.partition_point(|b| b.0 <= idx) - 1;
-            let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.0);
+            let block = self.blocks.partition_point(|b| b.start <= idx) - 1;
+            let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.start);
             let end = block_end.min(range.end);
-            let (slots, count) = slots_of(self.blocks[block].2);
+            let (slots, count) = slots_of(self.blocks[block].others);
             let Some((&moving, placed)) = slots[..count].split_last() else {
                 // Only pawns: each position is a run of its own.
                 for idx in idx..end {
@@ -385,6 +386,17 @@ impl Run {
     }
 }
 
+/// The positions with the same pieces on the board.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: u64,
+    /// Its positions for each state of the pawns on the board: the
+    /// placements of the others.
+    per_pawn_state: u64,
+    /// Which of [`OTHERS`] are on the board, as bits.
+    others: u8,
+}
+
 /// Where the other pieces of a position can still go, for stepping through
 /// placements in rank order like an odometer: the last piece's digit turns
 /// fastest, so most steps move one piece to the next free square.
@@ -446,12 +458,32 @@ impl Default for TicTacChecIndex {
     }
 }
 
-/// The square of the `n`-th set bit of `mask`, from 0.
-fn nth_bit(mut mask: u16, n: u32) -> u8 {
-    for _ in 0..n {
-        mask &= mask - 1;
+/// `NTH_IN_BYTE[byte][n]`: where the `n`-th set bit of `byte` is, from 0
+/// (0 if it has fewer).
+const NTH_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte][n] = bit as u8;
+                n += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
     }
-    mask.trailing_zeros() as u8
+    table
+};
+
+/// The square of the `n`-th set bit of `mask`, from 0: by bytes, from a
+/// table, as a loop over the bits mispredicted its end at every call.
+fn nth_bit(mask: u16, n: u32) -> u8 {
+    let low = mask as u8;
+    let in_low = low.count_ones();
+    let (byte, n, offset) = if n < in_low { (low, n, 0) } else { ((mask >> 8) as u8, n - in_low, 8) };
+    NTH_IN_BYTE[usize::from(byte)][n as usize & 7] + offset
 }
 
 /// The slots of the other pieces on the board, given which are, in order.
@@ -465,4 +497,18 @@ fn slots_of(others: u8) -> ([usize; 6], usize) {
         }
     }
     (slots, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nth_bit_is_found_in_every_mask() {
+        for mask in 0..=u16::MAX {
+            for (n, bit) in squares(mask).enumerate() {
+                assert_eq!(nth_bit(mask, n as u32), bit, "bit {n} of {mask:#x}");
+            }
+        }
+    }
 }
