@@ -187,25 +187,24 @@ impl TicTacChecIndex {
         let Block { start, per_pawn_state, others } = self.blocks[number];
         let pawns = number / 64;
         let (pawn_rank, placement) = ((idx - start) / per_pawn_state, (idx - start) % per_pawn_state);
-        let mut squares = [HAND; 8];
-        let mut directions = [Direction::Up, Direction::Down];
+        // Built in registers (see `Position::with_square`).
+        let mut pos = Position { opening: false, ..Position::empty() };
         let mut free = 0xffffu16;
-        let mut put_pawn = |color: usize, state: usize, free: &mut u16| {
+        let mut put_pawn = |pos: Position, color: Color, state: usize| {
             let (square, direction) = self.states[state];
-            squares[color * 4] = square;
-            directions[color] = direction;
-            *free &= !(1 << square);
+            free &= !(1 << square);
+            pos.with_square(color as usize * 4, square).with_direction(color, direction)
         };
-        match pawns {
-            1 => put_pawn(0, pawn_rank as usize, &mut free),
-            2 => put_pawn(1, pawn_rank as usize, &mut free),
+        pos = match pawns {
+            1 => put_pawn(pos, Color::White, pawn_rank as usize),
+            2 => put_pawn(pos, Color::Black, pawn_rank as usize),
             3 => {
                 let (w, b) = self.pairs[pawn_rank as usize];
-                put_pawn(0, usize::from(w), &mut free);
-                put_pawn(1, usize::from(b), &mut free);
+                let pos = put_pawn(pos, Color::White, usize::from(w));
+                put_pawn(pos, Color::Black, usize::from(b))
             }
-            _ => {}
-        }
+            _ => pos,
+        };
         // Digits, least significant first, then squares, most significant first.
         let (slots, count) = slots_of(others);
         let slots = &slots[..count];
@@ -221,10 +220,10 @@ impl TicTacChecIndex {
         }
         for (i, &slot) in slots.iter().enumerate() {
             let square = nth_bit(free, digits[i]);
-            squares[slot] = square;
+            pos = pos.with_square(slot, square);
             free &= !(1 << square);
         }
-        Position { squares, directions, turn: Color::White, opening: false }
+        pos
     }
 
     fn index_opening(&self, pos: &Position) -> u64 {
