@@ -139,7 +139,7 @@ impl Solvable for TicTacChec {
     }
 
     fn cost(&self) -> Cost {
-        Cost { seconds: 150.0, bytes: 2_600_000_000 }
+        Cost { seconds: 75.0, bytes: 2_600_000_000 }
     }
 
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
