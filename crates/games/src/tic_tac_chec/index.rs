@@ -183,19 +183,39 @@ impl TicTacChecIndex {
 
     /// The post-opening position (White to move) with index `idx`.
     pub fn unindex_post(&self, idx: u64) -> Position {
+        let state = self.pawn_state(idx);
+        self.place_others(&state, idx - state.start)
+    }
+
+    /// Calls `f` with each of `indices`, which ascend, and its post-opening
+    /// position: indices with the same pawns share the work of placing
+    /// them.
+    pub fn unindex_ascending_post(&self, indices: impl Iterator<Item = u64>, mut f: impl FnMut(u64, Position)) {
+        let mut state = None;
+        for idx in indices {
+            let current = match state {
+                Some(current @ PawnState { start, len, .. }) if (start..start + len).contains(&idx) => current,
+                _ => *state.insert(self.pawn_state(idx)),
+            };
+            f(idx, self.place_others(&current, idx - current.start));
+        }
+    }
+
+    /// The state of the pawns of the post-opening position `idx`, and the
+    /// positions that share it.
+    fn pawn_state(&self, idx: u64) -> PawnState {
         let number = self.blocks.partition_point(|b| b.start <= idx) - 1;
         let Block { start, per_pawn_state, others } = self.blocks[number];
-        let pawns = number / 64;
-        let (pawn_rank, placement) = ((idx - start) / per_pawn_state, (idx - start) % per_pawn_state);
+        let pawn_rank = (idx - start) / per_pawn_state;
         // Built in registers (see `Position::with_square`).
-        let mut pos = Position { opening: false, ..Position::empty() };
+        let pos = Position { opening: false, ..Position::empty() };
         let mut free = 0xffffu16;
         let mut put_pawn = |pos: Position, color: Color, state: usize| {
             let (square, direction) = self.states[state];
             free &= !(1 << square);
             pos.with_square(color as usize * 4, square).with_direction(color, direction)
         };
-        pos = match pawns {
+        let pos = match number / 64 {
             1 => put_pawn(pos, Color::White, pawn_rank as usize),
             2 => put_pawn(pos, Color::Black, pawn_rank as usize),
             3 => {
@@ -205,9 +225,16 @@ impl TicTacChecIndex {
             }
             _ => pos,
         };
-        // Digits, least significant first, then squares, most significant first.
         let (slots, count) = slots_of(others);
-        let slots = &slots[..count];
+        PawnState { start: start + pawn_rank * per_pawn_state, len: per_pawn_state, pos, free, slots, count }
+    }
+
+    /// The position of `state` whose other pieces have the number
+    /// `placement` among its placements.
+    fn place_others(&self, state: &PawnState, placement: u64) -> Position {
+        let slots = &state.slots[..state.count];
+        let (mut pos, mut free) = (state.pos, state.free);
+        // Digits, least significant first, then squares, most significant first.
         let mut digits = [0u32; 6];
         let n = free.count_ones();
         // At most P(16, 6) < 2^23 placements, radices at most 16.
@@ -312,24 +339,20 @@ impl TicTacChecIndex {
     pub fn for_each_run(&self, range: Range<u64>, mut f: impl FnMut(Run)) {
         let mut idx = range.start;
         while idx < range.end {
-            let block = self.blocks.partition_point(|b| b.start <= idx) - 1;
-            let block_end = self.blocks.get(block + 1).map_or(POST_OPENING_POSITIONS, |b| b.start);
-            let end = block_end.min(range.end);
-            let (slots, count) = slots_of(self.blocks[block].others);
-            let Some((&moving, placed)) = slots[..count].split_last() else {
-                // Only pawns: each position is a run of its own.
-                for idx in idx..end {
-                    f(Run { first: idx, pos: self.unindex_post(idx), moving: None, squares: 0 });
-                }
-                idx = end;
+            let state = self.pawn_state(idx);
+            let end = (state.start + state.len).min(range.end);
+            let mut pos = self.place_others(&state, idx - state.start);
+            let Some((&moving, placed)) = state.slots[..state.count].split_last() else {
+                // Only pawns: the pawn state is one position.
+                f(Run { first: idx, pos, moving: None, squares: 0 });
+                idx += 1;
                 continue;
             };
-            let mut pos = self.unindex_post(idx);
             let mut placement = Placement::of(&pos, placed);
             // The lowest square the moving piece takes in this run.
             let mut from = pos.squares[moving];
             loop {
-                let free = placed.iter().fold(placement.pawn_free, |free, &slot| free & !(1 << pos.squares[slot]));
+                let free = placed.iter().fold(state.free, |free, &slot| free & !(1 << pos.squares[slot]));
                 let mut squares = free & !((1u16 << from) - 1);
                 let left = end - idx;
                 if u64::from(squares.count_ones()) > left {
@@ -341,15 +364,11 @@ impl TicTacChecIndex {
                 if idx == end {
                     break;
                 }
-                if placement.step(&mut pos, placed) {
-                    // The moving piece starts again on the lowest square left.
-                    from = 0;
-                } else {
-                    // The pieces went round: next pawn state.
-                    pos = self.unindex_post(idx);
-                    placement = Placement::of(&pos, placed);
-                    from = pos.squares[moving];
-                }
+                // The pawn state's placements end with it, at `end` at the latest.
+                let stepped = placement.step(&mut pos, placed);
+                debug_assert!(stepped, "placements left at {idx}");
+                // The moving piece starts again on the lowest square left.
+                from = 0;
             }
         }
     }
@@ -394,6 +413,22 @@ struct Block {
     per_pawn_state: u64,
     /// Which of [`OTHERS`] are on the board, as bits.
     others: u8,
+}
+
+/// The post-opening positions with the same pawns in the same states: a
+/// stretch of a block, one position per placement of the other pieces.
+#[derive(Clone, Copy, Debug)]
+struct PawnState {
+    /// The first index.
+    start: u64,
+    len: u64,
+    /// The pawns on the board, every other piece in hand.
+    pos: Position,
+    /// The squares the pawns leave free.
+    free: u16,
+    /// The slots of the other pieces on the board, in ranking order.
+    slots: [usize; 6],
+    count: usize,
 }
 
 /// Where the other pieces of a position can still go, for stepping through

@@ -57,6 +57,14 @@ impl TieredRetrograde for TicTacChec {
         tiers
     }
 
+    fn unindex_ascending(&self, tier: usize, indices: impl Iterator<Item = u64>, mut f: impl FnMut(u64, Position)) {
+        if tier == 0 {
+            self.index.unindex_ascending_post(indices, f);
+        } else {
+            indices.for_each(|idx| f(idx, self.index.unindex_opening(idx)));
+        }
+    }
+
     fn max_in_tier_moves(&self) -> u8 {
         64
     }

@@ -121,6 +121,30 @@ fn stepping_through_a_range_matches_unindexing() {
     }
 }
 
+#[test]
+fn unindexing_ascending_indices_matches_unindexing_each() {
+    let index = index();
+    let mut rng = StdRng::seed_from_u64(5);
+    // Clusters, as a layer's decided positions in a chunk come, crossing
+    // the ends of pawn states and blocks, and lone indices far apart.
+    let mut indices: Vec<u64> = index.block_starts().flat_map(|start| start.saturating_sub(40)..start + 40).collect();
+    for _ in 0..200 {
+        let centre = rng.random_range(0..POST_OPENING_POSITIONS - 100_000);
+        indices.extend((0..50).map(|_| centre + rng.random_range(0..100_000)));
+    }
+    indices.retain(|&idx| idx < POST_OPENING_POSITIONS);
+    indices.sort_unstable();
+    indices.dedup();
+    let mut seen = 0;
+    index.unindex_ascending_post(indices.iter().copied(), |idx, pos| {
+        assert_eq!(idx, indices[seen]);
+        assert_eq!(pos, index.unindex_post(idx), "{idx}");
+        assert_eq!(index.index(&pos), idx);
+        seen += 1;
+    });
+    assert_eq!(seen, indices.len());
+}
+
 /// Seeding classifies a run of positions at a time; each must come out as
 /// `expand` finds it alone. Ranges across every block's start, where runs
 /// are short and the moving piece may be the mover's, and at random, where
