@@ -125,8 +125,8 @@ fn stepping_through_a_range_matches_unindexing() {
 fn unindexing_ascending_indices_matches_unindexing_each() {
     let index = index();
     let mut rng = StdRng::seed_from_u64(5);
-    // Clusters, as a layer's decided positions in a chunk come, crossing
-    // the ends of pawn states and blocks, and lone indices far apart.
+    // Clusters, as a layer's decided positions in a chunk come: across
+    // every block's start, and at random (a few across a pawn state's end).
     let mut indices: Vec<u64> = index.block_starts().flat_map(|start| start.saturating_sub(40)..start + 40).collect();
     for _ in 0..200 {
         let centre = rng.random_range(0..POST_OPENING_POSITIONS - 100_000);
