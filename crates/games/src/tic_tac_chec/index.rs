@@ -348,7 +348,7 @@ impl TicTacChecIndex {
                 idx += 1;
                 continue;
             };
-            let mut placement = Placement::of(&pos, placed);
+            let mut placement = Placement::of(&pos, state.free, placed);
             // The lowest square the moving piece takes in this run.
             let mut from = pos.squares[moving];
             loop {
@@ -443,13 +443,9 @@ struct Placement {
 }
 
 impl Placement {
-    fn of(pos: &Position, slots: &[usize]) -> Placement {
-        let mut pawn_free = 0xffffu16;
-        for color in 0..2 {
-            if pos.squares[color * 4] != HAND {
-                pawn_free &= !(1 << pos.squares[color * 4]);
-            }
-        }
+    /// Where the pieces in `slots` of `pos` can go, given the squares the
+    /// pawns leave free.
+    fn of(pos: &Position, pawn_free: u16, slots: &[usize]) -> Placement {
         let mut above = [0; 6];
         let mut free = pawn_free;
         for (i, &slot) in slots.iter().enumerate() {
