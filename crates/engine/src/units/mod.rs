@@ -98,6 +98,28 @@ pub trait Units: Rules {
     /// every child (once per move) in another unit.
     fn expand(&self, unit: usize, pos: &Self::Position, earlier_child: impl FnMut(usize, u64)) -> Expansion;
 
+    /// Expands every position of `unit` numbered in `range`, in order: for
+    /// each child in another unit `to`, numbered `idx` there, pushes
+    /// `child_number(to, idx)` onto `children`; then calls
+    /// `f(idx, expansion, children.len())`.
+    ///
+    /// The default expands each position that
+    /// [`for_each_in_unit`](Self::for_each_in_unit) gives; a game whose
+    /// neighbouring positions share the work of expanding should share it.
+    fn expand_range(
+        &self,
+        unit: usize,
+        range: std::ops::Range<u64>,
+        children: &mut Vec<u64>,
+        child_number: impl Fn(usize, u64) -> u64,
+        mut f: impl FnMut(u64, Expansion, usize),
+    ) {
+        self.for_each_in_unit(unit, range, |idx, pos| {
+            let expansion = self.expand(unit, &pos, |to, at| children.push(child_number(to, at)));
+            f(idx, expansion, children.len());
+        });
+    }
+
     /// Calls `f(idx, parent)` for every non-terminal position of `unit`
     /// with a move to `pos` (of the same unit), once per such move.
     fn for_each_parent(&self, unit: usize, pos: &Self::Position, f: impl FnMut(u64, Self::Position));

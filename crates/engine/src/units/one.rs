@@ -19,6 +19,20 @@ pub(super) struct OneUnit<'a, G> {
     pub depends_on: &'a [usize],
 }
 
+impl<G: Units> OneUnit<'_, G> {
+    /// The number the solver knows a move into `unit`, to position `idx`
+    /// there, by.
+    #[inline]
+    fn child_number(&self, unit: usize, idx: u64) -> u64 {
+        let slot =
+            self.depends_on.iter().position(|&d| d == unit).unwrap_or_else(|| {
+                panic!("unit {} has a move into unit {unit}, which it does not depend on", self.unit)
+            });
+        debug_assert!(idx < MAX_UNIT_LEN);
+        (slot as u64 + 1) * MAX_UNIT_LEN + idx
+    }
+}
+
 impl<G: Units> Rules for OneUnit<'_, G> {
     type Position = G::Position;
 
@@ -66,13 +80,11 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
     }
 
     fn expand(&self, pos: &G::Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
-        self.game.expand(self.unit, pos, |unit, idx| {
-            let slot = self.depends_on.iter().position(|&d| d == unit).unwrap_or_else(|| {
-                panic!("unit {} has a move into unit {unit}, which it does not depend on", self.unit)
-            });
-            debug_assert!(idx < MAX_UNIT_LEN);
-            earlier_child((slot as u64 + 1) * MAX_UNIT_LEN + idx);
-        })
+        self.game.expand(self.unit, pos, |unit, idx| earlier_child(self.child_number(unit, idx)))
+    }
+
+    fn expand_range(&self, _: usize, range: Range<u64>, children: &mut Vec<u64>, f: impl FnMut(u64, Expansion, usize)) {
+        self.game.expand_range(self.unit, range, children, |unit, idx| self.child_number(unit, idx), f);
     }
 
     fn for_each_parent(&self, pos: &G::Position, f: impl FnMut(u64, G::Position)) {

@@ -11,8 +11,8 @@ use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{ForwardUnits, Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
-use super::units::NO_HALF;
-use super::{Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
+use super::units::{InHalf, NO_HALF};
+use super::{ByPlayer, Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
 use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the layout of positions in a table, recorded in table
@@ -197,6 +197,17 @@ impl Units for Dodgem {
         Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
     }
 
+    fn expand_range(
+        &self,
+        unit: usize,
+        range: Range<u64>,
+        children: &mut Vec<u64>,
+        child_number: impl Fn(usize, u64) -> u64,
+        f: impl FnMut(u64, Expansion, usize),
+    ) {
+        for_size!(usize::from(self.size), N => self.expand_range_on::<N>(unit, range, children, child_number, f));
+    }
+
     fn unit_facts(&self, unit: usize, values: &Solution) -> Vec<(&'static str, u64)> {
         vec![(super::summary::ZUGZWANGS, self.unit_zugzwangs(unit, values))]
     }
@@ -248,7 +259,120 @@ impl Dodgem {
     }
 }
 
+/// A move of Blue's into an earlier unit, as the positions with the same
+/// Blue cars share it: see [`BlueMoves`].
+#[derive(Copy, Clone, Default)]
+struct EarlierMove {
+    /// The square the car moves to, which Red must leave free; none when
+    /// the car leaves.
+    target: u64,
+    /// Where the child is stored: 0 for a forward move, 1 for a car leaving.
+    kind: usize,
+    /// The child's Red cars (Blue's after the move, reflected).
+    red: u64,
+    /// The group of the child's Red cars.
+    group: usize,
+}
+
+/// What the positions of a half with the same Blue cars share when they
+/// are expanded: the moves of those cars and the children's Red cars, which
+/// differ from position to position only in whether Red blocks a target.
+/// A unit's positions come Blue set by Blue set, so this is worked out once
+/// for a run of Red placements.
+struct BlueMoves<'a> {
+    blue: u64,
+    /// Targets of moves up and down (off Blue's own cars): they stay in
+    /// the unit, and are only counted.
+    sideways: [u64; 2],
+    earlier: [EarlierMove; 2 * MAX_CARS],
+    moves: usize,
+    /// Where forward moves and cars leaving are stored, as in
+    /// [`EarlierMove::kind`].
+    halves: [Option<InHalf<'a>>; 2],
+}
+
+/// The most cars a side has.
+const MAX_CARS: usize = super::MAX_SIZE as usize - 1;
+
 impl Dodgem {
+    /// [`Units::expand_range`] on an `N`×`N` board: as [`Units::expand`]
+    /// position by position, with what a Blue set's positions share worked
+    /// out once for them (see [`BlueMoves`]).
+    #[inline(always)]
+    fn expand_range_on<const N: usize>(
+        &self,
+        unit: usize,
+        range: Range<u64>,
+        children: &mut Vec<u64>,
+        child_number: impl Fn(usize, u64) -> u64,
+        mut f: impl FnMut(u64, Expansion, usize),
+    ) {
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
+        let mut shared: Option<BlueMoves> = None;
+        index.for_each(unit, range, |idx, cars| {
+            let moves = match &shared {
+                Some(moves) if moves.blue == cars.blue => moves,
+                _ => shared.insert(self.blue_moves::<N>(cars)),
+            };
+            let in_tier = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
+            let legal = moves.earlier[..moves.moves].iter().filter(|m| m.target & cars.red == 0);
+            if cars.red == 0 || in_tier == 0 && legal.clone().next().is_none() {
+                let pos = Position { size: self.size, cars, turn: Player::Blue };
+                if let Some(value) = self.terminal_value(&pos) {
+                    f(idx, Expansion::Terminal(value), children.len());
+                    return;
+                }
+            }
+            // Every child's Blue cars are Red's, reflected.
+            let blue_cars = self.transpose.apply_on::<N>(cars.red);
+            let blue = units.blue_part(blue_cars, units.code(blue_cars));
+            let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
+            for m in legal {
+                let first = firsts[m.kind].expect("a move's kind has its half");
+                let (to, at) = units.locate_from(first, &blue, m.group, m.red);
+                children.push(child_number(to, at));
+            }
+            f(idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
+        });
+    }
+
+    /// The moves of `cars`'s Blue cars and what their children share (see
+    /// [`BlueMoves`]); Red's cars only give the half.
+    #[inline(always)]
+    fn blue_moves<const N: usize>(&self, cars: ByPlayer<u64>) -> BlueMoves<'_> {
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
+        let n = N as u32;
+        let blue = cars.blue;
+        let free = self.board & !blue;
+        let half_moves = index.moves(index.half_of(units.key(cars)).expect("a position's key has its half"));
+        let half = |half: u32| (half != NO_HALF).then(|| units.half(half as usize));
+        let red = self.transpose.apply_on::<N>(blue);
+        let red_code = units.code(red);
+        let mut moves = BlueMoves {
+            blue,
+            sideways: [(blue << n) & free, (blue >> n) & free],
+            earlier: [EarlierMove::default(); 2 * MAX_CARS],
+            moves: 0,
+            halves: [half(half_moves.forward), half(half_moves.leaving)],
+        };
+        let right = ((blue & !self.last_file) << 1) & free;
+        let steps = bits(right).map(|t| (t - 1, Some(t))).chain(bits(blue & self.last_file).map(|e| (e, None)));
+        for (source, target) in steps {
+            let (from, to) = (self.transpose.square(source), target.map_or(0, |t| self.transpose.square(t)));
+            let weight = |mask: u64| if mask == 0 { 0 } else { units.weight(mask.trailing_zeros()) };
+            moves.earlier[moves.moves] = EarlierMove {
+                target: target.map_or(0, |t| 1 << t),
+                kind: usize::from(target.is_none()),
+                red: red & !from | to,
+                group: units.group(red_code + weight(to) - weight(from)),
+            };
+            moves.moves += 1;
+        }
+        moves
+    }
+
     /// Calls `f(unit, idx)` for every child of the Blue-to-move `pos` by a
     /// forward move or a car leaving, and if `sideways` by a move up or down
     /// too, each child found as its stored mirror image.

@@ -233,6 +233,43 @@ fn expand_by_units_reports_every_move_that_leaves_the_unit_once() {
     }
 }
 
+/// Expanding a range a Blue set at a time gives each position what
+/// expanding it alone does: the same expansion and the same children, in
+/// the same order. Windows start and end inside Blue sets, and 5×5 is
+/// sampled for its own compiled loops.
+#[test]
+fn expanding_a_range_matches_expanding_each_position() {
+    let mut games = all_games();
+    games.extend([game(5, Objective::Normal), game(5, Objective::Misere)]);
+    for game in games {
+        let units = game.unit_index().units();
+        let step = if game.size() == 5 { 29 } else { 1 };
+        for (unit, info) in units.iter().enumerate().step_by(step) {
+            let len = info.len.min(5000);
+            for range in [0..len, len / 3..len - len / 4, 1..2.min(len)] {
+                let number = |to: usize, at: u64| (to as u64) << 40 | at;
+                let mut each = Vec::new();
+                game.for_each_in_unit(unit, range.clone(), |idx, pos| {
+                    let mut children = Vec::new();
+                    let expansion = Units::expand(&game, unit, &pos, |to, at| children.push(number(to, at)));
+                    each.push((idx, expansion, children));
+                });
+                let (mut ends, mut children) = (Vec::new(), Vec::new());
+                game.expand_range(unit, range.clone(), &mut children, number, |idx, expansion, end| {
+                    ends.push((idx, expansion, end));
+                });
+                let starts = std::iter::once(0).chain(ends.iter().map(|e| e.2));
+                let together: Vec<_> = ends
+                    .iter()
+                    .zip(starts)
+                    .map(|(&(idx, e, end), start)| (idx, e, children[start..end].to_vec()))
+                    .collect();
+                assert_eq!(together, each, "{}x{} unit {unit}, {range:?}", game.size(), game.size());
+            }
+        }
+    }
+}
+
 #[test]
 fn parents_by_tiers_are_exactly_the_in_tier_predecessors() {
     for game in all_games() {
