@@ -131,6 +131,24 @@ pub trait TieredRetrograde: DenseIndex {
     /// move. The position may be any with that index (an index can stand
     /// for several symmetric positions).
     fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
+
+    /// Calls `f(i, idx, parent)` for every parent of the `i`-th of
+    /// `positions`, which ascend in `tiers()[tier]`, as
+    /// [`for_each_parent`](Self::for_each_parent) does for one.
+    ///
+    /// The default finds each position's parents alone; a game whose
+    /// neighbouring positions share the work of finding them should share it.
+    fn for_each_parent_of_each(
+        &self,
+        tier: usize,
+        positions: impl Iterator<Item = Self::Position>,
+        mut f: impl FnMut(usize, u64, Self::Position),
+    ) {
+        let _ = tier;
+        for (i, pos) in positions.enumerate() {
+            self.for_each_parent(&pos, |idx, parent| f(i, idx, parent));
+        }
+    }
 }
 
 /// [`TieredRetrograde::expand_range`] one position at a time: steps through

@@ -949,9 +949,10 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         scratch: &mut Scratch<G::Position, C>,
     ) {
         scratch.parents.clear();
-        for &(_, is_win, pos) in batch {
-            self.game.for_each_parent(&pos, |parent, pos| scratch.parents.push((parent, pos, is_win)));
-        }
+        let positions = batch.iter().map(|&(_, _, pos)| pos);
+        self.game.for_each_parent_of_each(self.tier_number, positions, |i, parent, pos| {
+            scratch.parents.push((parent, pos, batch[i].1));
+        });
         self.bytes.touch(scratch.parents.iter().map(|p| p.0));
         scratch.lost.clear();
         // Past the longest encodable distance, decisions are stored as draws

@@ -124,6 +124,21 @@ pub trait Units: Rules {
     /// with a move to `pos` (of the same unit), once per such move.
     fn for_each_parent(&self, unit: usize, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
 
+    /// Calls `f(i, idx, parent)` for every parent of the `i`-th of
+    /// `positions`, which ascend in `unit`, as
+    /// [`for_each_parent`](Self::for_each_parent) does for one. The default
+    /// finds each position's parents alone.
+    fn for_each_parent_of_each(
+        &self,
+        unit: usize,
+        positions: impl Iterator<Item = Self::Position>,
+        mut f: impl FnMut(usize, u64, Self::Position),
+    ) {
+        for (i, pos) in positions.enumerate() {
+            self.for_each_parent(unit, &pos, |idx, parent| f(i, idx, parent));
+        }
+    }
+
     /// Figures about the solved `unit` that a store on disk keeps in its
     /// header (beside the engine's own, see [`LONGEST_WIN`]), so that a
     /// game's totals need no pass over every unit. None by default.

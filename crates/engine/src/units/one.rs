@@ -90,6 +90,15 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
     fn for_each_parent(&self, pos: &G::Position, f: impl FnMut(u64, G::Position)) {
         self.game.for_each_parent(self.unit, pos, f);
     }
+
+    fn for_each_parent_of_each(
+        &self,
+        _: usize,
+        positions: impl Iterator<Item = G::Position>,
+        f: impl FnMut(usize, u64, G::Position),
+    ) {
+        self.game.for_each_parent_of_each(self.unit, positions, f);
+    }
 }
 
 /// The values of the units one unit depends on, in its order; `ANY_WIDE`

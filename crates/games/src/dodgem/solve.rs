@@ -213,46 +213,105 @@ impl Units for Dodgem {
     }
 
     fn for_each_parent(&self, _: usize, pos: &Position, f: impl FnMut(u64, Position)) {
-        for_size!(usize::from(self.size), N => self.for_each_parent_on::<N>(pos, f));
+        for_size!(usize::from(self.size), N => {
+            let shared = self.shared_by_parents::<N>(pos);
+            self.for_each_parent_on::<N>(&shared, pos, f);
+        });
+    }
+
+    fn for_each_parent_of_each(
+        &self,
+        _: usize,
+        positions: impl Iterator<Item = Position>,
+        f: impl FnMut(usize, u64, Position),
+    ) {
+        for_size!(usize::from(self.size), N => self.for_each_parent_of_each_on::<N>(positions, f));
     }
 }
 
+/// What the parents of positions with the same Blue cars share. Parents
+/// have Red to move, so they are stored as their mirror images: Blue's cars
+/// reflected are every parent's Red cars, and the parents' half and Red
+/// group follow from them.
+struct SharedByParents<'a> {
+    blue: u64,
+    /// Every parent's Red cars.
+    red: u64,
+    group: usize,
+    /// `None` when there are no parents: with no Red cars (Blue's, reflected),
+    /// every parent would be over already, Red having just got its last car
+    /// off.
+    half: Option<InHalf<'a>>,
+}
+
 impl Dodgem {
-    /// [`Units::for_each_parent`] on an `N`×`N` board.
+    /// [`SharedByParents`] of the positions with `pos`'s Blue cars, in
+    /// `pos`'s half.
     #[inline(always)]
-    fn for_each_parent_on<const N: usize>(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
-        // Parents have Red to move, so they are stored as their mirror
-        // images: the Blue-to-move positions that reach this position's
-        // mirror image by a move of Blue's. Only moves up and down stay in
-        // the unit.
-        let pos = self.transpose.mirror_on::<N>(pos);
-        // With no Red cars, every parent would already be over (Red would
-        // have just got its last car off).
-        if pos.cars.red == 0 {
-            return;
+    fn shared_by_parents<const N: usize>(&self, pos: &Position) -> SharedByParents<'_> {
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
+        let mirrored = self.transpose.mirror_on::<N>(pos).cars;
+        let half = (mirrored.red != 0).then(|| {
+            // Moves up and down keep the key: every parent is in this half.
+            units.half(index.half_of(units.key(mirrored)).expect("a position's key has its half"))
+        });
+        SharedByParents { blue: pos.cars.blue, red: mirrored.red, group: units.group(units.code(mirrored.red)), half }
+    }
+
+    /// [`Units::for_each_parent_of_each`] on an `N`×`N` board, with what
+    /// neighbours share worked out once for each run of the same Blue cars.
+    #[inline(always)]
+    fn for_each_parent_of_each_on<const N: usize>(
+        &self,
+        positions: impl Iterator<Item = Position>,
+        mut f: impl FnMut(usize, u64, Position),
+    ) {
+        let mut shared = None;
+        for (i, pos) in positions.enumerate() {
+            let shared = match &shared {
+                Some(s @ SharedByParents { blue, .. }) if *blue == pos.cars.blue => s,
+                _ => shared.insert(self.shared_by_parents::<N>(&pos)),
+            };
+            self.for_each_parent_on::<N>(shared, &pos, |idx, parent| f(i, idx, parent));
         }
-        let n = u32::from(self.size);
-        let cars = pos.cars.blue;
-        let empty = self.board & !(pos.cars.blue | pos.cars.red);
+    }
+
+    /// [`Units::for_each_parent`] on an `N`×`N` board, given what the
+    /// positions with its Blue cars share.
+    #[inline(always)]
+    fn for_each_parent_on<const N: usize>(
+        &self,
+        shared: &SharedByParents,
+        pos: &Position,
+        mut f: impl FnMut(u64, Position),
+    ) {
+        debug_assert_eq!(shared.blue, pos.cars.blue);
+        let Some(half) = &shared.half else { return };
+        // The parents are the Blue-to-move positions that reach this
+        // position's mirror image by a move of Blue's. Only moves up and
+        // down stay in the unit.
+        let n = N as u32;
+        let cars = self.transpose.apply_on::<N>(pos.cars.red);
+        let empty = self.board & !(cars | shared.red);
         let origins: [(u64, i32); 2] = [((cars >> n) & empty, n as i32), ((cars << n) & empty, -(n as i32))];
         if origins[0].0 | origins[1].0 == 0 {
             return;
         }
-        // Moves up and down keep the key: every parent is in this half.
-        let index = self.unit_index();
-        let units = index.of_size::<N>();
-        let half = units.half(index.half_of(units.key(pos.cars)).expect("a position's key has its half"));
-        // Every parent has these Red cars, and Blue's with one car moved.
-        let group = units.group(units.code(pos.cars.red));
+        let units = self.unit_index().of_size::<N>();
         let blue_code = units.code(cars);
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
-                let mut parent = Position { turn: Player::Blue, ..pos };
-                parent.cars.blue = (cars & !(1 << target)) | 1 << source;
+                let blue_cars = (cars & !(1 << target)) | 1 << source;
                 let code = blue_code + units.weight(source) - units.weight(target);
-                let blue = units.blue_part(parent.cars.blue, code);
-                let (_, idx) = units.locate_from(half.first_with(&blue), &blue, group, parent.cars.red);
+                let blue = units.blue_part(blue_cars, code);
+                let (_, idx) = units.locate_from(half.first_with(&blue), &blue, shared.group, shared.red);
+                let parent = Position {
+                    size: self.size,
+                    cars: ByPlayer { blue: blue_cars, red: shared.red },
+                    turn: Player::Blue,
+                };
                 f(idx, parent);
             }
         }

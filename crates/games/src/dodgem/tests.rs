@@ -270,6 +270,40 @@ fn expanding_a_range_matches_expanding_each_position() {
     }
 }
 
+/// Parents found for a run of ascending positions, sharing what
+/// positions with the same Blue cars share, are those each position has
+/// alone, in the same order.
+#[test]
+fn parents_found_together_match_each_positions_own() {
+    let mut games = all_games();
+    games.extend([game(5, Objective::Normal), game(5, Objective::Misere)]);
+    for game in games {
+        let units = game.unit_index().units();
+        let step = if game.size() == 5 { 29 } else { 1 };
+        for (unit, info) in units.iter().enumerate().step_by(step) {
+            // Every position, and every third one: runs of the same Blue
+            // cars both whole and with gaps.
+            for stride in [1, 3] {
+                let mut positions = Vec::new();
+                game.for_each_in_unit(unit, 0..info.len.min(5000), |idx, pos| {
+                    if idx % stride == 0 && game.terminal_value(&pos).is_none() {
+                        positions.push(pos);
+                    }
+                });
+                let mut each = Vec::new();
+                for (i, pos) in positions.iter().enumerate() {
+                    Units::for_each_parent(&game, unit, pos, |idx, parent| each.push((i, idx, parent)));
+                }
+                let mut together = Vec::new();
+                game.for_each_parent_of_each(unit, positions.iter().copied(), |i, idx, parent| {
+                    together.push((i, idx, parent));
+                });
+                assert_eq!(together, each, "{}x{} unit {unit}", game.size(), game.size());
+            }
+        }
+    }
+}
+
 #[test]
 fn parents_by_tiers_are_exactly_the_in_tier_predecessors() {
     for game in all_games() {
