@@ -100,8 +100,8 @@ pub trait Units: Rules {
 
     /// Expands every position of `unit` numbered in `range`, in order: for
     /// each child in another unit `to`, numbered `idx` there, pushes
-    /// `child_number(to, idx)` onto `children`; then calls
-    /// `f(idx, expansion, children.len())`.
+    /// `first_number(to) + idx` (the number the solver knows it by) onto
+    /// `children`; then calls `f(idx, expansion, children.len())`.
     ///
     /// The default expands each position that
     /// [`for_each_in_unit`](Self::for_each_in_unit) gives; a game whose
@@ -111,11 +111,11 @@ pub trait Units: Rules {
         unit: usize,
         range: std::ops::Range<u64>,
         children: &mut Vec<u64>,
-        child_number: impl Fn(usize, u64) -> u64,
+        first_number: impl Fn(usize) -> u64,
         mut f: impl FnMut(u64, Expansion, usize),
     ) {
         self.for_each_in_unit(unit, range, |idx, pos| {
-            let expansion = self.expand(unit, &pos, |to, at| children.push(child_number(to, at)));
+            let expansion = self.expand(unit, &pos, |to, at| children.push(first_number(to) + at));
             f(idx, expansion, children.len());
         });
     }

@@ -20,16 +20,15 @@ pub(super) struct OneUnit<'a, G> {
 }
 
 impl<G: Units> OneUnit<'_, G> {
-    /// The number the solver knows a move into `unit`, to position `idx`
-    /// there, by.
+    /// The number the solver knows position 0 of `unit`, a unit this one
+    /// depends on, by: position `idx` there is this plus `idx`.
     #[inline]
-    fn child_number(&self, unit: usize, idx: u64) -> u64 {
+    fn first_number(&self, unit: usize) -> u64 {
         let slot =
             self.depends_on.iter().position(|&d| d == unit).unwrap_or_else(|| {
                 panic!("unit {} has a move into unit {unit}, which it does not depend on", self.unit)
             });
-        debug_assert!(idx < MAX_UNIT_LEN);
-        (slot as u64 + 1) * MAX_UNIT_LEN + idx
+        (slot as u64 + 1) * MAX_UNIT_LEN
     }
 }
 
@@ -80,11 +79,14 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
     }
 
     fn expand(&self, pos: &G::Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
-        self.game.expand(self.unit, pos, |unit, idx| earlier_child(self.child_number(unit, idx)))
+        self.game.expand(self.unit, pos, |unit, idx| {
+            debug_assert!(idx < MAX_UNIT_LEN);
+            earlier_child(self.first_number(unit) + idx);
+        })
     }
 
     fn expand_range(&self, _: usize, range: Range<u64>, children: &mut Vec<u64>, f: impl FnMut(u64, Expansion, usize)) {
-        self.game.expand_range(self.unit, range, children, |unit, idx| self.child_number(unit, idx), f);
+        self.game.expand_range(self.unit, range, children, |unit| self.first_number(unit), f);
     }
 
     fn for_each_parent(&self, pos: &G::Position, f: impl FnMut(u64, G::Position)) {

@@ -202,10 +202,10 @@ impl Units for Dodgem {
         unit: usize,
         range: Range<u64>,
         children: &mut Vec<u64>,
-        child_number: impl Fn(usize, u64) -> u64,
+        first_number: impl Fn(usize) -> u64,
         f: impl FnMut(u64, Expansion, usize),
     ) {
-        for_size!(usize::from(self.size), N => self.expand_range_on::<N>(unit, range, children, child_number, f));
+        for_size!(usize::from(self.size), N => self.expand_range_on::<N>(unit, range, children, first_number, f));
     }
 
     fn unit_facts(&self, unit: usize, values: &Solution) -> Vec<(&'static str, u64)> {
@@ -348,6 +348,9 @@ struct BlueMoves<'a> {
     /// Where forward moves and cars leaving are stored, as in
     /// [`EarlierMove::kind`].
     halves: [Option<InHalf<'a>>; 2],
+    /// The number the solver knows the first position of each half's
+    /// unit by (see [`Units::expand_range`]).
+    first_numbers: [u64; 2],
 }
 
 /// The most cars a side has.
@@ -363,7 +366,7 @@ impl Dodgem {
         unit: usize,
         range: Range<u64>,
         children: &mut Vec<u64>,
-        child_number: impl Fn(usize, u64) -> u64,
+        first_number: impl Fn(usize) -> u64,
         mut f: impl FnMut(u64, Expansion, usize),
     ) {
         let index = self.unit_index();
@@ -372,7 +375,7 @@ impl Dodgem {
         index.for_each(unit, range, |idx, cars| {
             let moves = match &shared {
                 Some(moves) if moves.blue == cars.blue => moves,
-                _ => shared.insert(self.blue_moves::<N>(cars)),
+                _ => shared.insert(self.blue_moves::<N>(cars, &first_number)),
             };
             let in_tier = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
             let legal = moves.earlier[..moves.moves].iter().filter(|m| m.target & cars.red == 0);
@@ -389,17 +392,18 @@ impl Dodgem {
             let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
             for m in legal {
                 let first = firsts[m.kind].expect("a move's kind has its half");
-                let (to, at) = units.locate_from(first, &blue, m.group, m.red);
-                children.push(child_number(to, at));
+                let (_, at) = units.locate_from(first, &blue, m.group, m.red);
+                children.push(moves.first_numbers[m.kind] + at);
             }
             f(idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
         });
     }
 
     /// The moves of `cars`'s Blue cars and what their children share (see
-    /// [`BlueMoves`]); Red's cars only give the half.
+    /// [`BlueMoves`]); Red's cars only give the half. `first_number` is
+    /// as for [`Units::expand_range`].
     #[inline(always)]
-    fn blue_moves<const N: usize>(&self, cars: ByPlayer<u64>) -> BlueMoves<'_> {
+    fn blue_moves<const N: usize>(&self, cars: ByPlayer<u64>, first_number: &impl Fn(usize) -> u64) -> BlueMoves<'_> {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let n = N as u32;
@@ -409,12 +413,14 @@ impl Dodgem {
         let half = |half: u32| (half != NO_HALF).then(|| units.half(half as usize));
         let red = self.transpose.apply_on::<N>(blue);
         let red_code = units.code(red);
+        let halves = [half(half_moves.forward), half(half_moves.leaving)];
         let mut moves = BlueMoves {
             blue,
+            first_numbers: halves.each_ref().map(|h| h.as_ref().map_or(0, |h| first_number(h.unit()))),
             sideways: [(blue << n) & free, (blue >> n) & free],
             earlier: [EarlierMove::default(); 2 * MAX_CARS],
             moves: 0,
-            halves: [half(half_moves.forward), half(half_moves.leaving)],
+            halves,
         };
         let right = ((blue & !self.last_file) << 1) & free;
         let steps = bits(right).map(|t| (t - 1, Some(t))).chain(bits(blue & self.last_file).map(|e| (e, None)));

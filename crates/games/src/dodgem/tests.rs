@@ -247,15 +247,15 @@ fn expanding_a_range_matches_expanding_each_position() {
         for (unit, info) in units.iter().enumerate().step_by(step) {
             let len = info.len.min(5000);
             for range in [0..len, len / 3..len - len / 4, 1..2.min(len)] {
-                let number = |to: usize, at: u64| (to as u64) << 40 | at;
+                let first = |to: usize| (to as u64) << 40;
                 let mut each = Vec::new();
                 game.for_each_in_unit(unit, range.clone(), |idx, pos| {
                     let mut children = Vec::new();
-                    let expansion = Units::expand(&game, unit, &pos, |to, at| children.push(number(to, at)));
+                    let expansion = Units::expand(&game, unit, &pos, |to, at| children.push(first(to) + at));
                     each.push((idx, expansion, children));
                 });
                 let (mut ends, mut children) = (Vec::new(), Vec::new());
-                game.expand_range(unit, range.clone(), &mut children, number, |idx, expansion, end| {
+                game.expand_range(unit, range.clone(), &mut children, first, |idx, expansion, end| {
                     ends.push((idx, expansion, end));
                 });
                 let starts = std::iter::once(0).chain(ends.iter().map(|e| e.2));

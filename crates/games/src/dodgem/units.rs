@@ -499,6 +499,11 @@ pub(super) struct InHalf<'a> {
 }
 
 impl InHalf<'_> {
+    /// The unit the half is in.
+    pub(super) fn unit(&self) -> usize {
+        self.unit
+    }
+
     /// The unit of the half and the number there of its first position
     /// with `blue`'s cars: what the positions that differ only in Red's
     /// cars share.
