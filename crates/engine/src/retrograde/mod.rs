@@ -430,7 +430,8 @@ impl<'a> Solver<'a> {
 /// store when the whole game is in memory, or the values of the units a
 /// unit depends on (see [`units`](crate::units)).
 pub(crate) trait Earlier: Sync {
-    /// Starts loading the values of `indices` (see `BATCH`).
+    /// Starts loading the values of `indices` (see `BATCH`), where that
+    /// pays: it may do nothing for values that sit in the caches.
     fn touch(&self, indices: impl Iterator<Item = u64>);
     /// The final value of the earlier position `idx`, as a [`WideValue`] code.
     fn load(&self, idx: u64) -> u16;
