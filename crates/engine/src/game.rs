@@ -132,21 +132,22 @@ pub trait TieredRetrograde: DenseIndex {
     /// for several symmetric positions).
     fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
 
-    /// Calls `f(i, idx, parent)` for every parent of the `i`-th of
-    /// `positions`, which ascend in `tiers()[tier]`, as
-    /// [`for_each_parent`](Self::for_each_parent) does for one.
+    /// Calls `f(tag, idx, parent)` for every parent of each position of
+    /// `positions`, given with a tag, as
+    /// [`for_each_parent`](Self::for_each_parent) does for one. The
+    /// positions ascend in `tiers()[tier]`.
     ///
     /// The default finds each position's parents alone; a game whose
     /// neighbouring positions share the work of finding them should share it.
-    fn for_each_parent_of_each(
+    fn for_each_parent_of_each<T: Copy>(
         &self,
         tier: usize,
-        positions: impl Iterator<Item = Self::Position>,
-        mut f: impl FnMut(usize, u64, Self::Position),
+        positions: impl Iterator<Item = (T, Self::Position)>,
+        mut f: impl FnMut(T, u64, Self::Position),
     ) {
         let _ = tier;
-        for (i, pos) in positions.enumerate() {
-            self.for_each_parent(&pos, |idx, parent| f(i, idx, parent));
+        for (tag, pos) in positions {
+            self.for_each_parent(&pos, |idx, parent| f(tag, idx, parent));
         }
     }
 }

@@ -950,9 +950,9 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         scratch: &mut Scratch<G::Position, C>,
     ) {
         scratch.parents.clear();
-        let positions = batch.iter().map(|&(_, _, pos)| pos);
-        self.game.for_each_parent_of_each(self.tier_number, positions, |i, parent, pos| {
-            scratch.parents.push((parent, pos, batch[i].1));
+        let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
+        self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
+            scratch.parents.push((parent, pos, is_win));
         });
         self.bytes.touch(scratch.parents.iter().map(|p| p.0));
         scratch.lost.clear();

@@ -124,18 +124,19 @@ pub trait Units: Rules {
     /// with a move to `pos` (of the same unit), once per such move.
     fn for_each_parent(&self, unit: usize, pos: &Self::Position, f: impl FnMut(u64, Self::Position));
 
-    /// Calls `f(i, idx, parent)` for every parent of the `i`-th of
-    /// `positions`, which ascend in `unit`, as
-    /// [`for_each_parent`](Self::for_each_parent) does for one. The default
-    /// finds each position's parents alone.
-    fn for_each_parent_of_each(
+    /// Calls `f(tag, idx, parent)` for every parent of each position of
+    /// `positions`, given with a tag, as
+    /// [`for_each_parent`](Self::for_each_parent) does for one. The
+    /// positions ascend in `unit`. The default finds each position's
+    /// parents alone.
+    fn for_each_parent_of_each<T: Copy>(
         &self,
         unit: usize,
-        positions: impl Iterator<Item = Self::Position>,
-        mut f: impl FnMut(usize, u64, Self::Position),
+        positions: impl Iterator<Item = (T, Self::Position)>,
+        mut f: impl FnMut(T, u64, Self::Position),
     ) {
-        for (i, pos) in positions.enumerate() {
-            self.for_each_parent(unit, &pos, |idx, parent| f(i, idx, parent));
+        for (tag, pos) in positions {
+            self.for_each_parent(unit, &pos, |idx, parent| f(tag, idx, parent));
         }
     }
 

@@ -93,11 +93,11 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
         self.game.for_each_parent(self.unit, pos, f);
     }
 
-    fn for_each_parent_of_each(
+    fn for_each_parent_of_each<T: Copy>(
         &self,
         _: usize,
-        positions: impl Iterator<Item = G::Position>,
-        f: impl FnMut(usize, u64, G::Position),
+        positions: impl Iterator<Item = (T, G::Position)>,
+        f: impl FnMut(T, u64, G::Position),
     ) {
         self.game.for_each_parent_of_each(self.unit, positions, f);
     }

@@ -219,13 +219,13 @@ impl Units for Dodgem {
         });
     }
 
-    fn for_each_parent_of_each(
+    fn for_each_parent_of_each<T: Copy>(
         &self,
         _: usize,
-        positions: impl Iterator<Item = Position>,
-        f: impl FnMut(usize, u64, Position),
+        positions: impl Iterator<Item = (T, Position)>,
+        f: impl FnMut(T, u64, Position),
     ) {
-        for_size!(usize::from(self.size), N => self.for_each_parent_of_each_on::<N>(positions, f));
+        for_size!(usize::from(self.size), N => self.for_each_parent_of_each_on::<T, N>(positions, f));
     }
 }
 
@@ -262,18 +262,18 @@ impl Dodgem {
     /// [`Units::for_each_parent_of_each`] on an `N`×`N` board, with what
     /// neighbours share worked out once for each run of the same Blue cars.
     #[inline(always)]
-    fn for_each_parent_of_each_on<const N: usize>(
+    fn for_each_parent_of_each_on<T: Copy, const N: usize>(
         &self,
-        positions: impl Iterator<Item = Position>,
-        mut f: impl FnMut(usize, u64, Position),
+        positions: impl Iterator<Item = (T, Position)>,
+        mut f: impl FnMut(T, u64, Position),
     ) {
         let mut shared = None;
-        for (i, pos) in positions.enumerate() {
+        for (tag, pos) in positions {
             let shared = match &shared {
                 Some(s @ SharedByParents { blue, .. }) if *blue == pos.cars.blue => s,
                 _ => shared.insert(self.shared_by_parents::<N>(&pos)),
             };
-            self.for_each_parent_on::<N>(shared, &pos, |idx, parent| f(i, idx, parent));
+            self.for_each_parent_on::<N>(shared, &pos, |idx, parent| f(tag, idx, parent));
         }
     }
 

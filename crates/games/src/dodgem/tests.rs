@@ -295,7 +295,7 @@ fn parents_found_together_match_each_positions_own() {
                     Units::for_each_parent(&game, unit, pos, |idx, parent| each.push((i, idx, parent)));
                 }
                 let mut together = Vec::new();
-                game.for_each_parent_of_each(unit, positions.iter().copied(), |i, idx, parent| {
+                game.for_each_parent_of_each(unit, positions.iter().copied().enumerate(), |i, idx, parent| {
                     together.push((i, idx, parent));
                 });
                 assert_eq!(together, each, "{}x{} unit {unit}", game.size(), game.size());

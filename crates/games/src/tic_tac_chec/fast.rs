@@ -187,6 +187,10 @@ impl Position {
     /// When the piece is the opponent's, the mover's pieces stay put: what
     /// they reach is worked out once, and each square then only blocks a
     /// slider's line, blocks or feeds the pawn, and may complete a line.
+    ///
+    /// Inlined into seeding's loop, which the compiler stopped doing of
+    /// itself after changes elsewhere (seeding 13.1 s rather than 12.0 s).
+    #[inline(always)]
     pub fn count_moves_along(&self, moving: usize, targets: u16, rule: PawnRule, mut f: impl FnMut(Option<u32>)) {
         let mover = self.turn;
         if self.opening || moving / 4 == mover as usize {
