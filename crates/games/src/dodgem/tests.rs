@@ -239,33 +239,41 @@ fn expand_by_units_reports_every_move_that_leaves_the_unit_once() {
 /// sampled for its own compiled loops.
 #[test]
 fn expanding_a_range_matches_expanding_each_position() {
+    for_each_sampled_unit(|game, unit, info| {
+        let len = info.len.min(5000);
+        for range in [0..len, len / 3..len - len / 4, 1..2.min(len)] {
+            let first = |to: usize| (to as u64) << 40;
+            let mut each = Vec::new();
+            game.for_each_in_unit(unit, range.clone(), |idx, pos| {
+                let mut children = Vec::new();
+                let expansion = Units::expand(game, unit, &pos, |to, at| children.push(first(to) + at));
+                each.push((idx, expansion, children));
+            });
+            let (mut ends, mut children) = (Vec::new(), Vec::new());
+            game.expand_range(unit, range.clone(), &mut children, first, |idx, expansion, end| {
+                ends.push((idx, expansion, end));
+            });
+            let starts = std::iter::once(0).chain(ends.iter().map(|e| e.2));
+            let together: Vec<_> = ends
+                .iter()
+                .zip(starts)
+                .map(|(&(idx, e, end), start)| (idx, e, children[start..end].to_vec()))
+                .collect();
+            assert_eq!(together, each, "{}x{} unit {unit}, {range:?}", game.size(), game.size());
+        }
+    });
+}
+
+/// Calls `f(game, unit, info)` for every unit of the small boards and a
+/// sample of 5×5's (whose loops are compiled for its size), under both
+/// objectives.
+fn for_each_sampled_unit(mut f: impl FnMut(&Dodgem, usize, &solved_engine::units::Unit)) {
     let mut games = all_games();
     games.extend([game(5, Objective::Normal), game(5, Objective::Misere)]);
     for game in games {
-        let units = game.unit_index().units();
         let step = if game.size() == 5 { 29 } else { 1 };
-        for (unit, info) in units.iter().enumerate().step_by(step) {
-            let len = info.len.min(5000);
-            for range in [0..len, len / 3..len - len / 4, 1..2.min(len)] {
-                let first = |to: usize| (to as u64) << 40;
-                let mut each = Vec::new();
-                game.for_each_in_unit(unit, range.clone(), |idx, pos| {
-                    let mut children = Vec::new();
-                    let expansion = Units::expand(&game, unit, &pos, |to, at| children.push(first(to) + at));
-                    each.push((idx, expansion, children));
-                });
-                let (mut ends, mut children) = (Vec::new(), Vec::new());
-                game.expand_range(unit, range.clone(), &mut children, first, |idx, expansion, end| {
-                    ends.push((idx, expansion, end));
-                });
-                let starts = std::iter::once(0).chain(ends.iter().map(|e| e.2));
-                let together: Vec<_> = ends
-                    .iter()
-                    .zip(starts)
-                    .map(|(&(idx, e, end), start)| (idx, e, children[start..end].to_vec()))
-                    .collect();
-                assert_eq!(together, each, "{}x{} unit {unit}, {range:?}", game.size(), game.size());
-            }
+        for (unit, info) in game.unit_index().units().iter().enumerate().step_by(step) {
+            f(&game, unit, info);
         }
     }
 }
@@ -275,33 +283,27 @@ fn expanding_a_range_matches_expanding_each_position() {
 /// alone, in the same order.
 #[test]
 fn parents_found_together_match_each_positions_own() {
-    let mut games = all_games();
-    games.extend([game(5, Objective::Normal), game(5, Objective::Misere)]);
-    for game in games {
-        let units = game.unit_index().units();
-        let step = if game.size() == 5 { 29 } else { 1 };
-        for (unit, info) in units.iter().enumerate().step_by(step) {
-            // Every position, and every third one: runs of the same Blue
-            // cars both whole and with gaps.
-            for stride in [1, 3] {
-                let mut positions = Vec::new();
-                game.for_each_in_unit(unit, 0..info.len.min(5000), |idx, pos| {
-                    if idx % stride == 0 && game.terminal_value(&pos).is_none() {
-                        positions.push(pos);
-                    }
-                });
-                let mut each = Vec::new();
-                for (i, pos) in positions.iter().enumerate() {
-                    Units::for_each_parent(&game, unit, pos, |idx, parent| each.push((i, idx, parent)));
+    for_each_sampled_unit(|game, unit, info| {
+        // Every position, and every third one: runs of the same Blue cars
+        // both whole and with gaps.
+        for stride in [1, 3] {
+            let mut positions = Vec::new();
+            game.for_each_in_unit(unit, 0..info.len.min(5000), |idx, pos| {
+                if idx % stride == 0 && game.terminal_value(&pos).is_none() {
+                    positions.push(pos);
                 }
-                let mut together = Vec::new();
-                game.for_each_parent_of_each(unit, positions.iter().copied().enumerate(), |i, idx, parent| {
-                    together.push((i, idx, parent));
-                });
-                assert_eq!(together, each, "{}x{} unit {unit}", game.size(), game.size());
+            });
+            let mut each = Vec::new();
+            for (i, pos) in positions.iter().enumerate() {
+                Units::for_each_parent(game, unit, pos, |idx, parent| each.push((i, idx, parent)));
             }
+            let mut together = Vec::new();
+            game.for_each_parent_of_each(unit, positions.iter().copied().enumerate(), |i, idx, parent| {
+                together.push((i, idx, parent));
+            });
+            assert_eq!(together, each, "{}x{} unit {unit}", game.size(), game.size());
         }
-    }
+    });
 }
 
 #[test]
