@@ -425,17 +425,24 @@ impl Dodgem {
         let right = ((blue & !self.last_file) << 1) & free;
         let steps = bits(right).map(|t| (t - 1, Some(t))).chain(bits(blue & self.last_file).map(|e| (e, None)));
         for (source, target) in steps {
-            let (from, to) = (self.transpose.square(source), target.map_or(0, |t| self.transpose.square(t)));
-            let weight = |mask: u64| if mask == 0 { 0 } else { units.weight(mask.trailing_zeros()) };
-            moves.earlier[moves.moves] = EarlierMove {
-                target: target.map_or(0, |t| 1 << t),
-                kind: usize::from(target.is_none()),
-                red: red & !from | to,
-                group: units.group(red_code + weight(to) - weight(from)),
-            };
+            let (red, group) = self.child_red::<N>(red, red_code, source, target);
+            moves.earlier[moves.moves] =
+                EarlierMove { target: target.map_or(0, |t| 1 << t), kind: usize::from(target.is_none()), red, group };
             moves.moves += 1;
         }
         moves
+    }
+
+    /// A child's Red cars and their group, when Blue's car moves from
+    /// `source` to `target` (`None` when it leaves): the child is stored as
+    /// its mirror image, so the move changes the reflection of Blue's cars,
+    /// `red`, whose count vector code is `red_code`.
+    #[inline(always)]
+    fn child_red<const N: usize>(&self, red: u64, red_code: usize, source: u32, target: Option<u32>) -> (u64, usize) {
+        let units = self.unit_index().of_size::<N>();
+        let (from, to) = (self.transpose.square(source), target.map_or(0, |t| self.transpose.square(t)));
+        let weight = |mask: u64| if mask == 0 { 0 } else { units.weight(mask.trailing_zeros()) };
+        (red & !from | to, units.group(red_code + weight(to) - weight(from)))
     }
 
     /// Calls `f(unit, idx)` for every child of the Blue-to-move `pos` by a
@@ -469,10 +476,7 @@ impl Dodgem {
         // cars, and so where their numbers start.
         let first_in = |half| units.half(half).first_with(&blue);
         let mut child = |first, source: u32, target: Option<u32>| {
-            let (from, to) = (self.transpose.square(source), target.map_or(0, |t| self.transpose.square(t)));
-            let moved = red & !from | to;
-            let weight = |mask: u64| if mask == 0 { 0 } else { units.weight(mask.trailing_zeros()) };
-            let group = units.group(red_code + weight(to) - weight(from));
+            let (moved, group) = self.child_red::<N>(red, red_code, source, target);
             let (unit, idx) = units.locate_from(first, &blue, group, moved);
             f(unit, idx);
         };
