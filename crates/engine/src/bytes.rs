@@ -82,6 +82,11 @@ impl<C: Cell> Cells<C> {
         self.words.into_iter().map(AtomicU64::into_inner).collect()
     }
 
+    /// The bytes the cells take.
+    pub(crate) fn size_in_bytes(&self) -> u64 {
+        8 * self.words.len() as u64
+    }
+
     #[inline]
     pub(crate) fn load(&self, idx: u64) -> C {
         cell_of(self.words[(idx / C::LANES) as usize].load(Relaxed), idx)

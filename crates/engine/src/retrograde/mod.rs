@@ -282,12 +282,14 @@ pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<S
     Solver::new().solve(game, progress)
 }
 
-/// How a solve runs: how many positions one task takes at a time, and
-/// where it keeps checkpoints. The result is the same whatever they are.
+/// How a solve runs: how many positions one task takes at a time, where
+/// it keeps checkpoints, and how large a store it takes to fit the caches.
+/// The result is the same whatever they are.
 #[derive(Clone, Debug)]
 pub struct Solver<'a> {
     chunk: u64,
     checkpoints: Option<(&'a Checkpoint, Duration)>,
+    cache_bytes: u64,
 }
 
 impl Default for Solver<'_> {
@@ -298,9 +300,20 @@ impl Default for Solver<'_> {
 
 impl<'a> Solver<'a> {
     /// Tasks of 2^15 positions (a few hundred kilobytes of the store, so
-    /// that a layer spreads over every thread), and no checkpoints.
+    /// that a layer spreads over every thread), no checkpoints, and a
+    /// store of up to 32 MiB taken to fit the caches, as on the machines
+    /// measured.
     pub fn new() -> Solver<'a> {
-        Solver { chunk: 1 << 15, checkpoints: None }
+        Solver { chunk: 1 << 15, checkpoints: None, cache_bytes: IN_THE_CACHES }
+    }
+
+    /// Takes a store of up to `bytes` to fit the caches, so that parents
+    /// are updated as they are found rather than touched a batch ahead
+    /// (which waits less on a store far larger than the caches). Tests
+    /// take 0, to check the other way.
+    #[must_use]
+    pub fn with_cache_size(self, bytes: u64) -> Solver<'a> {
+        Solver { cache_bytes: bytes, ..self }
     }
 
     /// Tasks of `positions` positions. Small tasks make threads race over
@@ -372,6 +385,7 @@ impl<'a> Solver<'a> {
                 pending,
                 earlier_wins: None,
                 step_dense_layers: false,
+                cache_bytes: self.cache_bytes,
             };
             let first_layer = match state {
                 Some(state) => {
@@ -544,6 +558,7 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
         pending: Pending::new(&(0..len), chunk),
         earlier_wins: Some(Cells::zeroed(len)),
         step_dense_layers: true,
+        cache_bytes: IN_THE_CACHES,
     };
     solver.seed(progress)?;
     solver.propagate(progress, 0, &mut |_| Ok(()))?;
@@ -642,6 +657,15 @@ impl EarlierChildren {
 /// the solver's speed comes from.
 const BATCH: usize = 64;
 
+/// The most bytes of values that stay in the last-level cache (32 MiB and
+/// more on the machines measured), where a load waits little. Values that
+/// fit are looked up and updated as they are found, not gathered to be
+/// touched a batch ahead (see [`BATCH`]), which would only work out every
+/// place twice and store it in between: Dodgem 5×5, whose units and their
+/// dependencies take at most a few megabytes, seeds 3 % and propagates
+/// 2 % faster so (see `docs/benchmarks.md`).
+pub(crate) const IN_THE_CACHES: u64 = 32 << 20;
+
 /// Positions seeded per batch: more than [`BATCH`], since a game expands a
 /// range at a time and finding where one starts costs it more than a step.
 const SEED_BATCH: usize = 1024;
@@ -727,6 +751,8 @@ struct TierSolver<'a, G, E, C, const SHARED: bool> {
     /// Whether a dense layer steps through its chunk (see `frontier`):
     /// measured faster for units of Dodgem, not for every game.
     step_dense_layers: bool,
+    /// The most bytes of a store that fits the caches (see [`IN_THE_CACHES`]).
+    cache_bytes: u64,
 }
 
 impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
@@ -949,32 +975,42 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         layer: Layer<C>,
         scratch: &mut Scratch<G::Position, C>,
     ) {
-        scratch.parents.clear();
-        let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
-        self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
-            scratch.parents.push((parent, pos, is_win));
-        });
-        self.bytes.touch(scratch.parents.iter().map(|p| p.0));
         scratch.lost.clear();
         // Past the longest encodable distance, decisions are stored as draws
         // and the overflow is reported once this layer is done.
         let draw = C::truncate(0);
         let (next_win, next_loss) = (layer.next_win.unwrap_or(draw), layer.next_loss.unwrap_or(draw));
         let mut decided = false;
-        for i in 0..scratch.parents.len() {
-            let (parent, pos, child_wins) = scratch.parents[i];
+        let mut tell = |parent: u64, pos: G::Position, child_wins: bool, lost: &mut Vec<(u64, G::Position)>| {
             let changed = if child_wins {
-                let lost = self.refute_move(parent, next_loss);
-                if lost {
-                    scratch.lost.push((parent, pos));
+                let refuted = self.refute_move(parent, next_loss);
+                if refuted {
+                    lost.push((parent, pos));
                 }
-                lost
+                refuted
             } else {
                 self.win_with(parent, next_win)
             };
             if changed {
                 self.pending.mark(parent, layer.plies + 1);
                 decided = true;
+            }
+        };
+        let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
+        if self.bytes.size_in_bytes() <= self.cache_bytes {
+            // Nothing to wait for: each parent is told as soon as it is found.
+            let lost = &mut scratch.lost;
+            self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
+                tell(parent, pos, is_win, lost);
+            });
+        } else {
+            scratch.parents.clear();
+            self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
+                scratch.parents.push((parent, pos, is_win));
+            });
+            self.bytes.touch(scratch.parents.iter().map(|p| p.0));
+            for &(parent, pos, child_wins) in &scratch.parents {
+                tell(parent, pos, child_wins, &mut scratch.lost);
             }
         }
         if decided {

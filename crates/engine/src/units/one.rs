@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{MAX_UNIT_LEN, Units};
 use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
-use crate::retrograde::{Earlier, Solution};
+use crate::retrograde::{Earlier, IN_THE_CACHES, Solution};
 use crate::value::Value;
 
 /// The positions of one unit, numbered as the unit numbers them. A move
@@ -113,20 +113,12 @@ pub(super) struct DependencyValues<'a, const ANY_WIDE: bool> {
     touch_ahead: bool,
 }
 
-/// The most bytes of dependencies read without touching their lines first.
-/// Below it they stay in the last-level cache (32 MiB and more on the
-/// machines measured), where a lookup waits little: touching them only
-/// works out every child's place twice. Dodgem 5×5, whose units read at
-/// most a few megabytes, seeds 3 % faster without (see
-/// `docs/benchmarks.md`).
-const TOUCHED_ABOVE: u64 = 32 << 20;
-
 impl<'a, const ANY_WIDE: bool> DependencyValues<'a, ANY_WIDE> {
     /// The values of `units`, which are two bytes a position only if `ANY_WIDE`.
     pub(super) fn new(units: &'a [Arc<Solution>]) -> DependencyValues<'a, ANY_WIDE> {
         assert!(ANY_WIDE || units.iter().all(|u| !u.is_wide()), "a unit of two bytes a position among bytes");
         let bytes: u64 = units.iter().map(|u| u.size_in_bytes()).sum();
-        DependencyValues { units, touch_ahead: bytes > TOUCHED_ABOVE }
+        DependencyValues { units, touch_ahead: bytes > IN_THE_CACHES }
     }
 
     #[inline]
