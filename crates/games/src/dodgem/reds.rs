@@ -221,22 +221,10 @@ impl Reds {
 
     /// Calls `f(rank, red)` for the placements of `red` cars with rank sum
     /// `red_ranks` that go with `blue` (of this profile), whose numbers lie
-    /// in `window`, in order.
-    pub(super) fn for_each(
-        &self,
-        profile: usize,
-        blue: u64,
-        counts: (usize, usize),
-        window: std::ops::Range<u32>,
-        f: impl FnMut(u32, u64),
-    ) {
-        for_size!(self.n, N => self.for_each_on::<N>(profile, blue, counts, window, f));
-    }
-
-    /// [`for_each`](Self::for_each) with the board size known when
-    /// compiling: the odometer's loops over the ranks unroll.
+    /// in `window`, in order. The board size is known when compiling: the
+    /// odometer's loops over the ranks unroll.
     #[inline(always)]
-    fn for_each_on<const N: usize>(
+    pub(super) fn for_each_on<const N: usize>(
         &self,
         profile: usize,
         blue: u64,
@@ -290,22 +278,10 @@ impl Reds {
     /// rank sum `red_ranks` that go with `blue` (of this profile). Their
     /// group is sought among the list's groups from `*from` on, bisecting
     /// unless it is that one; `*from` becomes the group found, for a rank
-    /// as large or larger next.
-    pub(super) fn unrank_from(
-        &self,
-        profile: usize,
-        blue: u64,
-        counts: (usize, usize),
-        rank: u32,
-        from: &mut usize,
-    ) -> u64 {
-        for_size!(self.n, N => self.unrank_on::<N>(profile, blue, counts, rank, from))
-    }
-
-    /// [`unrank_from`](Self::unrank_from) with the board size known when
-    /// compiling: the loop over the ranks unrolls.
+    /// as large or larger next. The board size is known when compiling:
+    /// the loop over the ranks unrolls.
     #[inline(always)]
-    fn unrank_on<const N: usize>(
+    pub(super) fn unrank_on<const N: usize>(
         &self,
         profile: usize,
         blue: u64,

@@ -372,7 +372,7 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let mut shared: Option<BlueMoves> = None;
-        index.for_each(unit, range, |idx, cars| {
+        index.for_each_on::<N>(unit, range, |idx, cars| {
             let moves = match &shared {
                 Some(moves) if moves.blue == cars.blue => moves,
                 _ => shared.insert(self.blue_moves::<N>(cars, &first_number)),

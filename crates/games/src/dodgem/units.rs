@@ -125,9 +125,12 @@ pub struct UnitIndex {
     /// Where each unit starts when the units are put one after another,
     /// and one more entry for the end.
     starts: Vec<u64>,
-    /// The file of each square: looked up, since a division by the size
-    /// in the ranking of every child and parent cost more than its table.
-    file_of: [u8; 64],
+    /// For each square, its place in [`blue_sets`](Self::blue_sets) with
+    /// no cars counted and a file sum of its own file: what ranking a Blue
+    /// set adds for each car, with the count and the sum before it. One
+    /// more entry, zero, for the square past the last car. Looked up, since
+    /// working out a file by a division by the size cost more than its table.
+    square_at: [usize; 65],
 }
 
 /// A half that does not exist: a key without positions, or a move that a
@@ -136,6 +139,9 @@ pub(super) const NO_HALF: u32 = u32::MAX;
 
 /// Entries of [`UnitIndex::blue_sets`]: 64 squares, 8 car counts, 32 sums.
 const BLUE_SETS: usize = 64 << 8;
+
+/// The bits of a place in [`UnitIndex::blue_sets`] that hold the file sum.
+const SUMS_MASK: usize = 31;
 
 /// Where [`UnitIndex::blue_sets`] counts the `k`-subsets of squares `0..p`
 /// with file sum `s`.
@@ -189,7 +195,7 @@ impl UnitIndex {
             unit_halves: Vec::new(),
             units: Vec::new(),
             starts: Vec::new(),
-            file_of: std::array::from_fn(|square| (square % n) as u8),
+            square_at: std::array::from_fn(|square| if square < 64 { blue_set_at(square, 0, square % n) } else { 0 }),
         };
         index.count_blue_sets();
         index.list_classes();
@@ -421,6 +427,18 @@ impl UnitIndex {
         &self,
         unit: usize,
         indices: impl Iterator<Item = u64>,
+        f: impl FnMut(u64, ByPlayer<u64>),
+    ) {
+        for_size!(self.n(), N => self.unindex_ascending_on::<N>(unit, indices, f));
+    }
+
+    /// [`unindex_ascending`](Self::unindex_ascending) on an `N`×`N` board:
+    /// each position's Red cars are unranked inline, not by a call that
+    /// picks the size again.
+    fn unindex_ascending_on<const N: usize>(
+        &self,
+        unit: usize,
+        indices: impl Iterator<Item = u64>,
         mut f: impl FnMut(u64, ByPlayer<u64>),
     ) {
         /// The Blue set of the last position, the numbers of its
@@ -457,7 +475,7 @@ impl UnitIndex {
             let key = at.half.key;
             let rank = (idx - at.half.start) as u32 - at.offsets[at.set];
             let counts = (key.red.into(), key.red_ranks.into());
-            let red = self.reds.unrank_from(at.profile, at.blue, counts, rank, &mut at.group);
+            let red = self.reds.unrank_on::<N>(at.profile, at.blue, counts, rank, &mut at.group);
             f(idx, ByPlayer { blue: at.blue, red });
             found = Some(at);
         }
@@ -465,7 +483,22 @@ impl UnitIndex {
 
     /// Calls `f(idx, cars)` for each position of `unit` numbered in
     /// `range`, in order.
-    pub fn for_each(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, ByPlayer<u64>)) {
+    pub fn for_each(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, ByPlayer<u64>)) {
+        for_size!(self.n(), N => self.for_each_on::<N>(unit, range, f));
+    }
+
+    /// [`for_each`](Self::for_each) on an `N`×`N` board. A caller that
+    /// knows `N` calls this, so that `f` is called from one place and
+    /// inlined there: called from the loops of every size, a large `f`
+    /// (the solver's expansion of a position) stayed a function, called
+    /// for every position.
+    #[inline]
+    pub(super) fn for_each_on<const N: usize>(
+        &self,
+        unit: usize,
+        range: Range<u64>,
+        mut f: impl FnMut(u64, ByPlayer<u64>),
+    ) {
         for half in self.halves_of(unit) {
             let (start, end) = (range.start.max(half.start), range.end.min(half.start + half.len));
             if start >= end {
@@ -482,9 +515,15 @@ impl UnitIndex {
                 }
                 let profile = self.reds.vector_number(blue);
                 let window = lo.saturating_sub(offsets[i])..hi - offsets[i];
-                self.reds.for_each(profile, blue, (key.red.into(), key.red_ranks.into()), window, |rank, red| {
-                    f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red });
-                });
+                self.reds.for_each_on::<N>(
+                    profile,
+                    blue,
+                    (key.red.into(), key.red_ranks.into()),
+                    window,
+                    |rank, red| {
+                        f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red });
+                    },
+                );
             }
         }
     }
@@ -535,17 +574,19 @@ impl<'a, const N: usize> OfSize<'a, N> {
     /// The colex rank of `blue` among the Blue sets of its size and file sum.
     #[inline(always)]
     fn rank_blue(self, blue: u64) -> u32 {
-        let (mut rank, mut sum, mut rest) = (0, 0, blue);
+        // The place of the last term looked up; its low bits are the file
+        // sum of the cars so far, below the count's bits (no sum reaches 32).
+        let (mut rank, mut at, mut rest) = (0, 0, blue);
         // A fixed count of steps, unrolled, rather than one per car: the
         // loop's exit, at one to `N − 1` cars, was mispredicted often.
-        // Past the last car the square is masked to 0, whose file adds
-        // nothing and below which no set of one or more cars lies: its
-        // term is zero.
+        // Past the last car the square is 64, whose place is that of
+        // square 0 with nothing added, below which no set of one or more
+        // cars lies: its term is zero.
         for k in 1..N {
-            let square = rest.trailing_zeros() as usize & 63;
+            let square = rest.trailing_zeros() as usize;
             rest &= rest.wrapping_sub(1);
-            sum += usize::from(self.0.file_of[square]);
-            rank += self.0.blue_sets[blue_set_at(square, k, sum)];
+            at = self.0.square_at[square] + blue_set_at(0, k, 0) + (at & SUMS_MASK);
+            rank += self.0.blue_sets[at & (BLUE_SETS - 1)];
         }
         rank
     }
