@@ -469,7 +469,7 @@ impl UnitIndex {
                     let set = first + offsets[first..].partition_point(|&o| o <= local) - 1;
                     let key = half.key;
                     let blue = self.classes[self.class_number(key.blue.into(), key.blue_files.into())][set];
-                    Found { half, offsets, set, blue, profile: self.reds.vector_number(blue), group: 0 }
+                    Found { half, offsets, set, blue, profile: self.reds.vector_number_on::<N>(blue), group: 0 }
                 }
             };
             let key = at.half.key;
@@ -513,7 +513,7 @@ impl UnitIndex {
                 if offsets[i] >= hi {
                     break;
                 }
-                let profile = self.reds.vector_number(blue);
+                let profile = self.reds.vector_number_on::<N>(blue);
                 let window = lo.saturating_sub(offsets[i])..hi - offsets[i];
                 self.reds.for_each_on::<N>(
                     profile,
