@@ -342,7 +342,7 @@ impl Dodgem {
 
     /// The index of this board's units, built on first use.
     pub fn unit_index(&self) -> &UnitIndex {
-        self.units.get_or_init(|| UnitIndex::new(self.size))
+        self.units.get_or_init(|| UnitIndex::new(self.size, self.transpose.clone()))
     }
 
     /// The mirror image of `pos`: reflected in the diagonal through `a1`,

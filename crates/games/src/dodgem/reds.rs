@@ -79,6 +79,32 @@ const fn pattern_at(free: u64, k: usize, digit: u32) -> usize {
     ((free as usize * (MAX_N + 1) + k) * MOST_PATTERNS + digit as usize) & (PATTERNS - 1)
 }
 
+/// The profile of a board without Blue cars: its count vector, all
+/// zeros, has code 0 and so the first number.
+const EMPTY_BOARD: usize = 0;
+
+/// A placement on an empty board taken apart by ranks (see
+/// [`Reds::by_rows_on`]). Moving one of its cars within its rank keeps
+/// the count vector, and so the group, and changes one digit: the new
+/// number is a step from this one.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct ByRows<const N: usize> {
+    number: u32,
+    digits: [u32; N],
+    places: [u32; N],
+}
+
+impl<const N: usize> ByRows<N> {
+    /// The number of the placement with the cars of rank `y` replaced by
+    /// `cars`, as many, in its low bits.
+    #[inline(always)]
+    pub(super) fn with_rank(&self, reds: &Reds, y: usize, cars: u64) -> u32 {
+        let digit = reds.empty_row_term::<N>(cars) & 0xff;
+        // The step may be down: modular arithmetic, the result in range.
+        self.number.wrapping_add(digit.wrapping_sub(self.digits[y % N]).wrapping_mul(self.places[y % N]))
+    }
+}
+
 /// Entries of the pattern ranks: the free squares and the Red cars of a
 /// rank of the largest board.
 const PATTERN_RANKS: usize = 1 << (2 * MAX_N);
@@ -143,6 +169,7 @@ impl Reds {
                 }
             }
         }
+        debug_assert_eq!(numbers[0], EMPTY_BOARD as u16);
         let rank_weights = std::array::from_fn(|square| if square < n * n { powers[square / n] as u16 } else { 0 });
         Reds { n, numbers, rank_weights, vectors, groups, totals, lists, row_terms, patterns, max_sum }
     }
@@ -211,6 +238,40 @@ impl Reds {
             radix *= term >> 8;
         }
         self.groups[profile * self.vectors.len() + group].0 + rank
+    }
+
+    /// The number of `cars`, whose count vector is numbered `group`, among
+    /// the placements with its cars and rank sum on an empty board; with
+    /// each rank's digit and place value, from which the placements that
+    /// differ from it within one rank are numbered (see [`ByRows`]).
+    #[inline(always)]
+    pub(super) fn by_rows_on<const N: usize>(&self, group: usize, cars: u64) -> ByRows<N> {
+        debug_assert_eq!(group, self.vector_number_on::<N>(cars));
+        let (mut digits, mut places) = ([0; N], [0; N]);
+        let (mut rank, mut place) = (0, 1);
+        for y in 0..N {
+            let term = self.empty_row_term::<N>(cars >> (y * N));
+            digits[y] = term & 0xff;
+            places[y] = place;
+            rank += digits[y] * place;
+            place *= term >> 8;
+        }
+        ByRows { number: self.groups[EMPTY_BOARD * self.vectors.len() + group].0 + rank, digits, places }
+    }
+
+    /// The number of `cars` among the placements with its cars and rank
+    /// sum on an empty board: [`by_rows_on`](Self::by_rows_on)'s number alone.
+    #[inline(always)]
+    pub(super) fn rank_on_empty_on<const N: usize>(&self, cars: u64) -> u32 {
+        self.rank_in_group_on::<N>(EMPTY_BOARD, self.vector_number_on::<N>(cars), 0, cars)
+    }
+
+    /// A rank's part of a placement's number on an empty board, for the
+    /// rank's cars in the low bits of `cars`, as in [`row_terms`](Self::row_terms).
+    #[inline(always)]
+    fn empty_row_term<const N: usize>(&self, cars: u64) -> u32 {
+        let row = (1 << N) - 1;
+        u32::from(self.row_terms[(row << N | cars & row) as usize & (PATTERN_RANKS - 1)])
     }
 
     /// The Red cars of a rank, given its free squares, digit and car count.

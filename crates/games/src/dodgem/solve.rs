@@ -17,8 +17,9 @@ use crate::tables::{Cost, ObtainError, Solvable};
 
 /// The version of the layout of positions in a table, recorded in table
 /// headers: bump it whenever a position moves to another index. Version 2
-/// is the units one after another.
-const INDEX_VERSION: u32 = 2;
+/// is the units one after another; version 3 numbers Blue's cars by their
+/// reflection (see [`UnitIndex`](super::UnitIndex)).
+const INDEX_VERSION: u32 = 3;
 
 impl Rules for Dodgem {
     type Position = Position;
@@ -300,12 +301,18 @@ impl Dodgem {
         }
         let units = self.unit_index().of_size::<N>();
         let blue_code = units.code(cars);
+        // A parent's Blue car moved down or up its file: in the reflection
+        // of its Blue cars, this position's Red cars, a car moved between
+        // two neighbouring squares of one rank.
+        let rows = units.blue_rows(pos.cars.red);
         for (sources, step) in origins {
             for source in bits(sources) {
                 let target = source.wrapping_add_signed(step);
                 let blue_cars = (cars & !(1 << target)) | 1 << source;
                 let code = blue_code + units.weight(source) - units.weight(target);
-                let blue = units.blue_part(blue_cars, code);
+                let (file, below) = (source as usize % N, source.min(target) as usize / N);
+                let moved = (pos.cars.red >> (file * N)) ^ 0b11 << below;
+                let blue = units.blue_part(blue_cars, code, units.rank_blue_with(&rows, file, moved));
                 let (_, idx) = units.locate_from(half.first_with(&blue), &blue, shared.group, shared.red);
                 let parent = Position {
                     size: self.size,
@@ -388,7 +395,7 @@ impl Dodgem {
             }
             // Every child's Blue cars are Red's, reflected.
             let blue_cars = self.transpose.apply_on::<N>(cars.red);
-            let blue = units.blue_part(blue_cars, units.code(blue_cars));
+            let blue = units.blue_part(blue_cars, units.code(blue_cars), units.rank_blue(cars.red));
             let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
             for m in legal {
                 let first = firsts[m.kind].expect("a move's kind has its half");
@@ -469,7 +476,7 @@ impl Dodgem {
         let units = index.of_size::<N>();
         let key = units.key(pos.cars);
         let blue_cars = self.transpose.apply_on::<N>(pos.cars.red);
-        let blue = units.blue_part(blue_cars, units.code(blue_cars));
+        let blue = units.blue_part(blue_cars, units.code(blue_cars), units.rank_blue(pos.cars.red));
         let red = self.transpose.apply_on::<N>(pos.cars.blue);
         let red_code = units.code(red);
         // The children of one kind of move share their half and Blue's

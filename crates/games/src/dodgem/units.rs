@@ -23,18 +23,25 @@
 //!
 //! # Numbering within a half
 //!
-//! Positions of a half are numbered densely: Blue's cars, as a set of
-//! squares with the right sum of files, ranked in colex order with counts
-//! of such sets below each square; and for each Blue set, Red's cars among
-//! the squares left free (see [`reds`](super::reds)). A half keeps, for each
-//! of its Blue sets, where that set's positions start.
+//! Positions of a half are numbered densely: Blue's cars, then for each
+//! Blue set, Red's cars among the squares left free (see
+//! [`reds`](super::reds)). A half keeps, for each of its Blue sets, where
+//! that set's positions start.
+//!
+//! Blue's cars are numbered as their reflection in the diagonal, whose
+//! rank sum is Blue's file sum, is among Red's placements on an empty
+//! board: grouped by how many cars each file holds, then a digit per file.
+//! A move up or down, the only move within a unit, keeps a car in its
+//! file: a parent's Blue set is in the group of its position's, one digit
+//! apart (see [`ByRows`]).
 
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use solved_engine::units::Unit;
 
-use super::reds::Reds;
+use super::mirror::Transpose;
+use super::reds::{ByRows, Reds};
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.
@@ -108,12 +115,10 @@ pub struct UnitIndex {
     size: u8,
     squares: u32,
     max_sum: usize,
-    /// `k`-subsets of squares `0..p` with file sum `s`, at `blue_set_at(p, k, s)`:
-    /// strides of powers of two, so that ranking a Blue set shifts rather
-    /// than multiplies, and an index masked to the table needs no check.
-    blue_sets: Box<[u32; BLUE_SETS]>,
-    /// Red's placements given Blue's.
+    /// Red's placements given Blue's, and Blue's reflected on an empty board.
     reds: Reds,
+    /// The reflection that numbers Blue's cars.
+    transpose: Arc<Transpose>,
     /// The Blue sets of each `(b, sx)`, in colex order.
     classes: Vec<Vec<u64>>,
     halves: Vec<Half>,
@@ -125,30 +130,11 @@ pub struct UnitIndex {
     /// Where each unit starts when the units are put one after another,
     /// and one more entry for the end.
     starts: Vec<u64>,
-    /// For each square, its place in [`blue_sets`](Self::blue_sets) with
-    /// no cars counted and a file sum of its own file: what ranking a Blue
-    /// set adds for each car, with the count and the sum before it. One
-    /// more entry, zero, for the square past the last car. Looked up, since
-    /// working out a file by a division by the size cost more than its table.
-    square_at: [usize; 65],
 }
 
 /// A half that does not exist: a key without positions, or a move that a
 /// half's positions do not have.
 pub(super) const NO_HALF: u32 = u32::MAX;
-
-/// Entries of [`UnitIndex::blue_sets`]: 64 squares, 8 car counts, 32 sums.
-const BLUE_SETS: usize = 64 << 8;
-
-/// The bits of a place in [`UnitIndex::blue_sets`] that hold the file sum.
-const SUMS_MASK: usize = 31;
-
-/// Where [`UnitIndex::blue_sets`] counts the `k`-subsets of squares `0..p`
-/// with file sum `s`.
-#[inline(always)]
-const fn blue_set_at(p: usize, k: usize, s: usize) -> usize {
-    (p << 8 | k << 5 | s) & (BLUE_SETS - 1)
-}
 
 /// For each bit of a file (`by_rank` false) or a rank number, the squares
 /// of an `N`×`N` board where it is set.
@@ -178,8 +164,9 @@ fn weighted_count<const N: usize>(cars: u64, by_rank: bool) -> usize {
 }
 
 impl UnitIndex {
-    /// The units of the `size`×`size` board.
-    pub(super) fn new(size: u8) -> UnitIndex {
+    /// The units of the `size`×`size` board, whose diagonal reflection is
+    /// `transpose`.
+    pub(super) fn new(size: u8, transpose: Arc<Transpose>) -> UnitIndex {
         let n = usize::from(size);
         let squares = (n * n) as u32;
         let max_sum = (n - 1) * (n - 1);
@@ -187,17 +174,15 @@ impl UnitIndex {
             size,
             squares,
             max_sum,
-            blue_sets: Box::new([0; BLUE_SETS]),
             reds: Reds::new(size),
+            transpose,
             classes: Vec::new(),
             halves: Vec::new(),
             half_of_key: Vec::new(),
             unit_halves: Vec::new(),
             units: Vec::new(),
             starts: Vec::new(),
-            square_at: std::array::from_fn(|square| if square < 64 { blue_set_at(square, 0, square % n) } else { 0 }),
         };
-        index.count_blue_sets();
         index.list_classes();
         index.make_units();
         index
@@ -205,25 +190,6 @@ impl UnitIndex {
 
     fn n(&self) -> usize {
         usize::from(self.size)
-    }
-
-    fn count_blue_sets(&mut self) {
-        let (n, sums) = (self.n(), self.max_sum + 1);
-        let table = &mut self.blue_sets;
-        let at = blue_set_at;
-        table[at(0, 0, 0)] = 1;
-        for p in 0..self.squares as usize {
-            let file = p % n;
-            for k in 0..=MAX_CARS {
-                for s in 0..sums {
-                    let mut count = table[at(p, k, s)];
-                    if k > 0 && s >= file {
-                        count += table[at(p, k - 1, s - file)];
-                    }
-                    table[at(p + 1, k, s)] = count;
-                }
-            }
-        }
     }
 
     fn class_number(&self, blue: usize, blue_files: usize) -> usize {
@@ -242,11 +208,17 @@ impl UnitIndex {
                 classes[self.class_number(b, self.file_sum(set))].push(set);
             }
         }
-        // Subsets come in colex order already; the ranks must agree.
-        debug_assert!(classes.iter().all(|c| {
-            c.iter().enumerate().all(|(i, &s)| for_size!(self.n(), N => self.of_size::<N>().rank_blue(s) == i as u32))
-        }));
+        for class in &mut classes {
+            class.sort_by_cached_key(|&set| self.rank_blue(set));
+            // The ranks number each class densely.
+            debug_assert!(class.iter().enumerate().all(|(i, &set)| self.rank_blue(set) == i as u32));
+        }
         self.classes = classes;
+    }
+
+    /// The rank of the Blue set `blue` in its class.
+    fn rank_blue(&self, blue: u64) -> u32 {
+        for_size!(self.n(), N => self.of_size::<N>().rank_blue(self.transpose.apply_on::<N>(blue)))
     }
 
     fn key_number(&self, key: Key) -> usize {
@@ -571,31 +543,34 @@ impl<'a, const N: usize> OfSize<'a, N> {
         }
     }
 
-    /// The colex rank of `blue` among the Blue sets of its size and file sum.
+    /// The rank of a Blue set in its class, from its reflection
+    /// `reflected` (see the [module](self) doc).
     #[inline(always)]
-    fn rank_blue(self, blue: u64) -> u32 {
-        // The place of the last term looked up; its low bits are the file
-        // sum of the cars so far, below the count's bits (no sum reaches 32).
-        let (mut rank, mut at, mut rest) = (0, 0, blue);
-        // A fixed count of steps, unrolled, rather than one per car: the
-        // loop's exit, at one to `N − 1` cars, was mispredicted often.
-        // Past the last car the square is 64, whose place is that of
-        // square 0 with nothing added, below which no set of one or more
-        // cars lies: its term is zero.
-        for k in 1..N {
-            let square = rest.trailing_zeros() as usize;
-            rest &= rest.wrapping_sub(1);
-            at = self.0.square_at[square] + blue_set_at(0, k, 0) + (at & SUMS_MASK);
-            rank += self.0.blue_sets[at & (BLUE_SETS - 1)];
-        }
-        rank
+    pub(super) fn rank_blue(self, reflected: u64) -> u32 {
+        self.0.reds.rank_on_empty_on::<N>(reflected)
+    }
+
+    /// What numbers the Blue sets whose reflections differ from
+    /// `reflected` within one rank, a car moved up or down in Blue's
+    /// file: see [`ByRows::with_rank`].
+    #[inline(always)]
+    pub(super) fn blue_rows(self, reflected: u64) -> ByRows<N> {
+        self.0.reds.by_rows_on::<N>(self.group(self.code(reflected)), reflected)
+    }
+
+    /// The rank of the Blue set whose reflection is that of `rows` with
+    /// the cars of rank `y` replaced by `cars` (in its low bits).
+    #[inline(always)]
+    pub(super) fn rank_blue_with(self, rows: &ByRows<N>, y: usize, cars: u64) -> u32 {
+        rows.with_rank(&self.0.reds, y, cars)
     }
 
     /// The unit of a Blue-to-move position and its number there.
     #[inline(always)]
     pub(super) fn locate(self, cars: ByPlayer<u64>) -> (usize, u64) {
         let half = self.0.half_of(self.key(cars)).expect("every legal placement has a unit");
-        let blue = self.blue_part(cars.blue, self.code(cars.blue));
+        let rank = self.rank_blue(self.0.transpose.apply_on::<N>(cars.blue));
+        let blue = self.blue_part(cars.blue, self.code(cars.blue), rank);
         let group = self.group(self.code(cars.red));
         self.locate_from(self.half(half).first_with(&blue), &blue, group, cars.red)
     }
@@ -620,10 +595,10 @@ impl<'a, const N: usize> OfSize<'a, N> {
     }
 
     /// What the numbers of positions with these Blue cars, whose count
-    /// vector has `code`, share.
+    /// vector has `code` and whose [rank](Self::rank_blue) is `rank`, share.
     #[inline(always)]
-    pub(super) fn blue_part(self, blue: u64, code: usize) -> BluePart {
-        BluePart { blue, rank: self.rank_blue(blue), profile: self.0.reds.number_of_code(code) }
+    pub(super) fn blue_part(self, blue: u64, code: usize, rank: u32) -> BluePart {
+        BluePart { blue, rank, profile: self.0.reds.number_of_code(code) }
     }
 
     /// What numbering a position of `half` needs beside its cars.
@@ -655,7 +630,7 @@ mod tests {
     #[test]
     fn units_number_every_position_once() {
         for size in 2..=4u8 {
-            let index = UnitIndex::new(size);
+            let index = UnitIndex::new(size, Arc::new(Transpose::new(size)));
             let mut seen = std::collections::HashSet::new();
             for (unit, info) in index.units().iter().enumerate() {
                 let mut next = 0;
@@ -699,7 +674,7 @@ mod tests {
     #[test]
     fn larger_boards_number_sampled_positions_both_ways() {
         for size in 5..=6u8 {
-            let index = UnitIndex::new(size);
+            let index = UnitIndex::new(size, Arc::new(Transpose::new(size)));
             let units = index.units();
             for unit in (0..units.len()).step_by(37).chain([units.len() - 1]) {
                 let len = units[unit].len;
