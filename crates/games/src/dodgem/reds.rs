@@ -62,6 +62,12 @@ pub(super) struct Reds {
     row_terms: Box<[u16; PATTERN_RANKS]>,
     /// The Red cars of each rank, at [`pattern_at`]`(free, k, rank)`.
     patterns: Box<[u8; PATTERNS]>,
+    /// For each rank `y` and pattern of cars in it, that rank reflected in
+    /// the diagonal: the cars on file `y`.
+    reflected_ranks: [[u64; 1 << MAX_N]; MAX_N],
+    /// For each pattern of cars in a rank, what its cars add to the code
+    /// of the reflection's count vector: `n^x` for a car on file `x`.
+    file_weights: [u16; 1 << MAX_N],
     max_sum: usize,
 }
 
@@ -102,6 +108,32 @@ impl<const N: usize> ByRows<N> {
         let digit = reds.empty_row_term::<N>(cars) & 0xff;
         // The step may be down: modular arithmetic, the result in range.
         self.number.wrapping_add(digit.wrapping_sub(self.digits[y % N]).wrapping_mul(self.places[y % N]))
+    }
+}
+
+/// What every child of a Blue-to-move position shares from its Red cars,
+/// which, reflected, are the children's Blue cars: those cars, their
+/// count vector's code and their rank in their class (the number of the
+/// Red cars among the placements on an empty board, see
+/// [`UnitIndex`](super::UnitIndex)).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Reflection {
+    pub(super) cars: u64,
+    pub(super) code: usize,
+    pub(super) rank: u32,
+}
+
+impl Reflection {
+    /// The cars of rank `y` changed from `old` to `new` (both in the low
+    /// bits, as many), the rank's digit on an empty board worth `place`.
+    #[inline(always)]
+    fn change_rank<const N: usize>(&mut self, reds: &Reds, y: usize, old: u64, new: u64, place: u32) {
+        let row = (1 << N) - 1;
+        self.cars ^= reds.reflected_ranks[y % MAX_N][((old ^ new) & row) as usize];
+        self.code = self.code + usize::from(reds.file_weights[(new & row) as usize])
+            - usize::from(reds.file_weights[(old & row) as usize]);
+        let step = (reds.empty_row_term::<N>(new) & 0xff).wrapping_sub(reds.empty_row_term::<N>(old) & 0xff);
+        self.rank = self.rank.wrapping_add(step.wrapping_mul(place));
     }
 }
 
@@ -171,7 +203,24 @@ impl Reds {
         }
         debug_assert_eq!(numbers[0], EMPTY_BOARD as u16);
         let rank_weights = std::array::from_fn(|square| if square < n * n { powers[square / n] as u16 } else { 0 });
-        Reds { n, numbers, rank_weights, vectors, groups, totals, lists, row_terms, patterns, max_sum }
+        let files_of = |pattern: usize| (0..n).filter(move |x| pattern & 1 << x != 0);
+        let reflected_ranks =
+            std::array::from_fn(|y| std::array::from_fn(|p| files_of(p).fold(0, |m, x| m | 1 << (x * n + y))));
+        let file_weights = std::array::from_fn(|p| files_of(p).map(|x| powers[x] as u16).sum());
+        Reds {
+            n,
+            numbers,
+            rank_weights,
+            vectors,
+            groups,
+            totals,
+            lists,
+            row_terms,
+            patterns,
+            reflected_ranks,
+            file_weights,
+            max_sum,
+        }
     }
 
     /// The number of the count vector of `cars`, Blue's profile included.
@@ -259,6 +308,21 @@ impl Reds {
         ByRows { number: self.groups[EMPTY_BOARD * self.vectors.len() + group].0 + rank, digits, places }
     }
 
+    /// The [`Reflection`] of `cars`, whose count vector is numbered
+    /// `group`, and each rank's place value on an empty board.
+    #[inline(always)]
+    fn reflection_on<const N: usize>(&self, group: usize, cars: u64) -> (Reflection, [u32; N]) {
+        let row = (1 << N) - 1;
+        let rows = self.by_rows_on::<N>(group, cars);
+        let (mut reflected, mut code) = (0, 0);
+        for y in 0..N {
+            let pattern = ((cars >> (y * N)) & row) as usize;
+            reflected |= self.reflected_ranks[y % MAX_N][pattern];
+            code += usize::from(self.file_weights[pattern]);
+        }
+        (Reflection { cars: reflected, code, rank: rows.number }, rows.places)
+    }
+
     /// The number of `cars` among the placements with its cars and rank
     /// sum on an empty board: [`by_rows_on`](Self::by_rows_on)'s number alone.
     #[inline(always)]
@@ -280,10 +344,14 @@ impl Reds {
         u64::from(self.patterns[pattern_at(free, k, digit)])
     }
 
-    /// Calls `f(rank, red)` for the placements of `red` cars with rank sum
-    /// `red_ranks` that go with `blue` (of this profile), whose numbers lie
-    /// in `window`, in order. The board size is known when compiling: the
-    /// odometer's loops over the ranks unroll.
+    /// Calls `f(rank, red, reflection)` for the placements of `red` cars
+    /// with rank sum `red_ranks` that go with `blue` (of this profile),
+    /// whose numbers lie in `window`, in order. The board size is known
+    /// when compiling: the odometer's loops over the ranks unroll.
+    ///
+    /// The placement's [`Reflection`] is kept up to date a rank at a
+    /// time as the odometer turns, mostly its first rank alone; a caller
+    /// that ignores it has its upkeep compiled away.
     #[inline(always)]
     pub(super) fn for_each_on<const N: usize>(
         &self,
@@ -291,7 +359,7 @@ impl Reds {
         blue: u64,
         (red, red_ranks): (usize, usize),
         window: std::ops::Range<u32>,
-        mut f: impl FnMut(u32, u64),
+        mut f: impl FnMut(u32, u64, &Reflection),
     ) {
         let n = N;
         let row = (1 << N) - 1;
@@ -315,8 +383,9 @@ impl Reds {
             let mut rows: [u64; N] =
                 std::array::from_fn(|y| self.pattern(free[y], counts[y].into(), digits[y]) << (y * n));
             let mut cars: u64 = rows.iter().fold(0, |m, r| m | r);
+            let (mut reflection, places) = self.reflection_on::<N>(usize::from(group), cars);
             for rank in lo..hi {
-                f(rank, cars);
+                f(rank, cars, &reflection);
                 // The next placement: an odometer over the ranks' digits.
                 for y in 0..n {
                     digits[y] += 1;
@@ -325,7 +394,10 @@ impl Reds {
                         digits[y] = 0;
                     }
                     cars &= !rows[y];
-                    rows[y] = self.pattern(free[y], counts[y].into(), digits[y]) << (y * n);
+                    let old = rows[y] >> (y * n);
+                    let new = self.pattern(free[y], counts[y].into(), digits[y]);
+                    reflection.change_rank::<N>(self, y, old, new, places[y]);
+                    rows[y] = new << (y * n);
                     cars |= rows[y];
                     if !carry {
                         break;

@@ -379,7 +379,7 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let mut shared: Option<BlueMoves> = None;
-        index.for_each_on::<N>(unit, range, |idx, cars| {
+        index.for_each_on::<N>(unit, range, |idx, cars, reflection| {
             let moves = match &shared {
                 Some(moves) if moves.blue == cars.blue => moves,
                 _ => shared.insert(self.blue_moves::<N>(cars, &first_number)),
@@ -394,8 +394,10 @@ impl Dodgem {
                 }
             }
             // Every child's Blue cars are Red's, reflected.
-            let blue_cars = self.transpose.apply_on::<N>(cars.red);
-            let blue = units.blue_part(blue_cars, units.code(blue_cars), units.rank_blue(cars.red));
+            debug_assert_eq!(reflection.cars, self.transpose.apply_on::<N>(cars.red));
+            debug_assert_eq!(reflection.code, units.code(reflection.cars));
+            debug_assert_eq!(reflection.rank, units.rank_blue(cars.red));
+            let blue = units.blue_part(reflection.cars, reflection.code, reflection.rank);
             let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
             for m in legal {
                 let first = firsts[m.kind].expect("a move's kind has its half");

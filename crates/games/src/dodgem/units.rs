@@ -41,7 +41,7 @@ use std::sync::{Arc, OnceLock};
 use solved_engine::units::Unit;
 
 use super::mirror::Transpose;
-use super::reds::{ByRows, Reds};
+use super::reds::{ByRows, Reds, Reflection};
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.
@@ -455,21 +455,22 @@ impl UnitIndex {
 
     /// Calls `f(idx, cars)` for each position of `unit` numbered in
     /// `range`, in order.
-    pub fn for_each(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, ByPlayer<u64>)) {
-        for_size!(self.n(), N => self.for_each_on::<N>(unit, range, f));
+    pub fn for_each(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, ByPlayer<u64>)) {
+        for_size!(self.n(), N => self.for_each_on::<N>(unit, range, |idx, cars, _| f(idx, cars)));
     }
 
-    /// [`for_each`](Self::for_each) on an `N`×`N` board. A caller that
-    /// knows `N` calls this, so that `f` is called from one place and
-    /// inlined there: called from the loops of every size, a large `f`
-    /// (the solver's expansion of a position) stayed a function, called
-    /// for every position.
+    /// [`for_each`](Self::for_each) on an `N`×`N` board, each position
+    /// with the [`Reflection`] of its Red cars. A caller that knows `N`
+    /// calls this, so that `f` is called from one place and inlined there:
+    /// called from the loops of every size, a large `f` (the solver's
+    /// expansion of a position) stayed a function, called for every
+    /// position.
     #[inline]
     pub(super) fn for_each_on<const N: usize>(
         &self,
         unit: usize,
         range: Range<u64>,
-        mut f: impl FnMut(u64, ByPlayer<u64>),
+        mut f: impl FnMut(u64, ByPlayer<u64>, &Reflection),
     ) {
         for half in self.halves_of(unit) {
             let (start, end) = (range.start.max(half.start), range.end.min(half.start + half.len));
@@ -492,8 +493,8 @@ impl UnitIndex {
                     blue,
                     (key.red.into(), key.red_ranks.into()),
                     window,
-                    |rank, red| {
-                        f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red });
+                    |rank, red, reflection| {
+                        f(half.start + u64::from(offsets[i] + rank), ByPlayer { blue, red }, reflection);
                     },
                 );
             }
