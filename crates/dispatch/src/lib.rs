@@ -129,6 +129,37 @@ fn x86_64_v3<K: Kernel>(kernel: K) -> K::Output {
     kernel.run()
 }
 
+/// Whether any lane of `lane_bits` bits (8 or 16) of the two words equals
+/// the same lane of either of `splats`, in one 16-byte comparison: `None`
+/// where the processor has none, for the caller's own path.
+///
+/// The scans of a solver's cells pass over most of their words with it.
+/// SSE2 is part of every x86-64, so this needs no run-time check.
+#[inline(always)]
+pub fn any_lane_equal(words: [u64; 2], splats: [u64; 2], lane_bits: u32) -> Option<bool> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_cmpeq_epi16, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x};
+        // SAFETY: these are SSE2 instructions, which every x86-64 has.
+        let equal = unsafe {
+            let both = _mm_set_epi64x(words[1] as i64, words[0] as i64);
+            let [a, b] = splats.map(|s| _mm_set_epi64x(s as i64, s as i64));
+            match lane_bits {
+                8 => _mm_or_si128(_mm_cmpeq_epi8(both, a), _mm_cmpeq_epi8(both, b)),
+                16 => _mm_or_si128(_mm_cmpeq_epi16(both, a), _mm_cmpeq_epi16(both, b)),
+                _ => return None,
+            }
+        };
+        // SAFETY: as above.
+        Some(unsafe { _mm_movemask_epi8(equal) } != 0)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (words, splats, lane_bits);
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

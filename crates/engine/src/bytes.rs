@@ -151,14 +151,30 @@ impl<C: Cell> Cells<C> {
     /// Calls `f(idx, cell)` for each cell in `range` equal to one of `targets`.
     pub(crate) fn for_each_equal(&self, range: Range<u64>, targets: [C; 2], mut f: impl FnMut(u64, C)) {
         let splats = targets.map(|t| t.into() * C::LOW_BITS);
-        self.for_each_word(range, |first_idx, word, in_range| {
+        // Most words hold no target: pairs of them are passed over on one
+        // test, and only a pair with a hit (or at an end of the range,
+        // whose cells outside it may match) is looked at word by word.
+        let mut words = range.start / C::LANES..range.end.div_ceil(C::LANES);
+        while !words.is_empty() {
+            while words.start + 2 <= words.end {
+                let at = words.start as usize;
+                let pair = [self.words[at].load(Relaxed), self.words[at + 1].load(Relaxed)];
+                if any_equal::<C>(pair, splats) {
+                    break;
+                }
+                words.start += 2;
+            }
+            let Some(word_idx) = words.next() else { break };
+            let first_idx = word_idx * C::LANES;
+            let in_range = Self::in_range(first_idx, &range);
+            let word = self.words[word_idx as usize].load(Relaxed);
             let mut hits = (zero_lanes::<C>(word ^ splats[0]) | zero_lanes::<C>(word ^ splats[1])) & in_range;
             while hits != 0 {
                 let lane = hits.trailing_zeros() / C::BITS;
                 f(first_idx + u64::from(lane), C::truncate(word >> (C::BITS * lane)));
                 hits &= hits - 1;
             }
-        });
+        }
     }
 
     /// Sets to zero every cell of the words covering `range` that is at
@@ -180,25 +196,35 @@ impl<C: Cell> Cells<C> {
         cleared
     }
 
-    /// Calls `f(index of the word's first cell, word, high bits of the cells in range)`.
+    /// The high bits of the cells in `range` of the word whose first cell
+    /// is `first_idx`.
     #[inline]
-    fn for_each_word(&self, range: Range<u64>, mut f: impl FnMut(u64, u64, u64)) {
-        if range.is_empty() {
-            return;
-        }
+    fn in_range(first_idx: u64, range: &Range<u64>) -> u64 {
         let bits = u64::from(C::BITS);
-        for word_idx in range.start / C::LANES..range.end.div_ceil(C::LANES) {
-            let first_idx = word_idx * C::LANES;
-            let mut in_range = C::HIGH_BITS;
-            if first_idx < range.start {
-                in_range &= C::HIGH_BITS << (bits * (range.start - first_idx));
-            }
-            if first_idx + C::LANES > range.end {
-                in_range &= C::HIGH_BITS >> (bits * (first_idx + C::LANES - range.end));
-            }
-            f(first_idx, self.words[word_idx as usize].load(Relaxed), in_range);
+        let mut in_range = C::HIGH_BITS;
+        if first_idx < range.start {
+            in_range &= C::HIGH_BITS << (bits * (range.start - first_idx));
         }
+        if first_idx + C::LANES > range.end {
+            in_range &= C::HIGH_BITS >> (bits * (first_idx + C::LANES - range.end));
+        }
+        in_range
     }
+}
+
+/// Whether a lane of either word equals that lane of either splat: one
+/// comparison of 16 bytes where the processor has one (see
+/// [`solved_dispatch::any_lane_equal`]), else lane tricks on each word.
+#[inline(always)]
+fn any_equal<C: Cell>(words: [u64; 2], splats: [u64; 2]) -> bool {
+    solved_dispatch::any_lane_equal(words, splats, C::BITS).unwrap_or_else(|| any_equal_portable::<C>(words, splats))
+}
+
+/// [`any_equal`] without vector instructions: what other processors run,
+/// and what the tests hold the vector path to.
+#[inline(always)]
+fn any_equal_portable<C: Cell>(words: [u64; 2], splats: [u64; 2]) -> bool {
+    words.iter().any(|&w| splats.iter().any(|&s| zero_lanes::<C>(w ^ s) != 0))
 }
 
 /// The high bit of each lane of `word` that is zero, and no other bit.
@@ -252,6 +278,40 @@ mod tests {
                         let value = values[(word_idx * C::LANES + lane) as usize];
                         assert_eq!(flagged, value >= floor, "floor {floor:?}");
                     }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn scans_find_the_matches_that_pairs_of_words_pass_over(
+            codes in proptest::collection::vec(0u8..4, 1..300),
+            cut in (0usize..300, 0usize..300),
+        ) {
+            // Few distinct values: matches in runs, at the ends of ranges
+            // and just outside them, and words without any.
+            let values: Vec<u8> = codes.iter().map(|&c| [0, 7, 7, 200][usize::from(c)]).collect();
+            let wide: Vec<u16> = values.iter().map(|&v| u16::from(v) * 300).collect();
+            let len = values.len();
+            let range = (cut.0 % len) as u64..(cut.0 % len).max(cut.1 % (len + 1)) as u64;
+            let expected: Vec<u64> = range.clone().filter(|&i| matches!(values[i as usize], 7 | 200)).collect();
+            let mut found = Vec::new();
+            cells(&values).for_each_equal(range.clone(), [7, 200], |idx, _| found.push(idx));
+            proptest::prop_assert_eq!(&found, &expected);
+            found.clear();
+            cells(&wide).for_each_equal(range, [2_100, 60_000], |idx, _| found.push(idx));
+            proptest::prop_assert_eq!(&found, &expected);
+        }
+
+        #[test]
+        fn pairs_of_words_are_tested_alike_with_and_without_vectors(words: [u64; 2], lanes in (0u64..1 << 16, 0u64..1 << 16)) {
+            for (splats, bits) in [([lanes.0 as u8 as u64 * u8::LOW_BITS, lanes.1 as u8 as u64 * u8::LOW_BITS], 8), ([lanes.0 * u16::LOW_BITS, lanes.1 * u16::LOW_BITS], 16)] {
+                // A word with a lane of a splat planted, and one without.
+                for planted in [words, [words[0], (words[1] & !0xffff) | (splats[1] & 0xffff)]] {
+                    let portable = if bits == 8 { any_equal_portable::<u8>(planted, splats) } else { any_equal_portable::<u16>(planted, splats) };
+                    let fast = if bits == 8 { any_equal::<u8>(planted, splats) } else { any_equal::<u16>(planted, splats) };
+                    proptest::prop_assert_eq!(fast, portable);
                 }
             }
         }
