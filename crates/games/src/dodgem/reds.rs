@@ -278,13 +278,14 @@ impl Reds {
         debug_assert_eq!(N, self.n);
         debug_assert_eq!(group, self.vector_number_on::<N>(red));
         let row = (1 << N) - 1;
-        let (mut rank, mut radix) = (0, 1);
-        for y in 0..N {
+        // Horner's form from the top rank down: one multiplication a rank,
+        // where keeping each rank's place value took two.
+        let mut rank = 0;
+        for y in (0..N).rev() {
             let free = (!blue >> (y * N)) & row;
             let cars = (red >> (y * N)) & row;
             let term = u32::from(self.row_terms[(free << N | cars) as usize & (PATTERN_RANKS - 1)]);
-            rank += (term & 0xff) * radix;
-            radix *= term >> 8;
+            rank = (term & 0xff) + (term >> 8) * rank;
         }
         self.groups[profile * self.vectors.len() + group].0 + rank
     }
