@@ -119,7 +119,7 @@ pub struct UnitIndex {
     reds: Reds,
     /// The reflection that numbers Blue's cars.
     transpose: Arc<Transpose>,
-    /// The Blue sets of each `(b, sx)`, in colex order.
+    /// The Blue sets of each `(b, sx)`, in the order of their ranks.
     classes: Vec<Vec<u64>>,
     halves: Vec<Half>,
     /// The half of each key, or `u32::MAX` for a key without positions.
