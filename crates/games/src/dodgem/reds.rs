@@ -116,7 +116,7 @@ impl<const N: usize> ByRows<N> {
 /// count vector's code and their rank in their class (the number of the
 /// Red cars among the placements on an empty board, see
 /// [`UnitIndex`](super::UnitIndex)).
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub(super) struct Reflection {
     pub(super) cars: u64,
     pub(super) code: usize,

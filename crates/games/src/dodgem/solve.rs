@@ -11,6 +11,7 @@ use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{ForwardUnits, Unit, UnitSolver, Units, UnitsInMemory};
 use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
 
+use super::reds::Reflection;
 use super::units::{InHalf, NO_HALF};
 use super::{ByPlayer, Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
 use crate::tables::{Cost, ObtainError, Solvable};
@@ -131,20 +132,24 @@ impl ForwardUnits for EveryPosition<'_> {
         // side. A pair both marked has its children found once.
         let first = (base + u64::from(marked.trailing_zeros())) / 2;
         let end = (base + 64 - u64::from(marked.leading_zeros())).div_ceil(2);
-        self.0.for_each_in_unit(unit, first..end, |idx, stored| {
-            let pair = marked >> (2 * idx - base) & 0b11;
-            if pair == 0 || self.0.terminal_value(&stored).is_some() {
-                return;
-            }
-            let steps = self.0.steps(&stored, Player::Blue);
-            self.0.for_each_stored_child(&stored, &steps, true, |to, at| {
-                // Blue to move (the even one) leaves Red to move: odd.
-                if pair & 0b01 != 0 {
-                    f(to, 2 * at + 1);
+        let game = self.0;
+        for_size!(usize::from(game.size), N => {
+            game.unit_index().for_each_on::<N>(unit, first..end, |idx, cars, reflection| {
+                let pair = marked >> (2 * idx - base) & 0b11;
+                let stored = Position { size: game.size, cars, turn: Player::Blue };
+                if pair == 0 || game.terminal_value(&stored).is_some() {
+                    return;
                 }
-                if pair & 0b10 != 0 {
-                    f(to, 2 * at);
-                }
+                let steps = game.steps(&stored, Player::Blue);
+                game.for_each_stored_child_on::<N>(&stored, reflection, &steps, true, |to, at| {
+                    // Blue to move (the even one) leaves Red to move: odd.
+                    if pair & 0b01 != 0 {
+                        f(to, 2 * at + 1);
+                    }
+                    if pair & 0b10 != 0 {
+                        f(to, 2 * at);
+                    }
+                });
             });
         });
     }
@@ -394,9 +399,7 @@ impl Dodgem {
                 }
             }
             // Every child's Blue cars are Red's, reflected.
-            debug_assert_eq!(reflection.cars, self.transpose.apply_on::<N>(cars.red));
-            debug_assert_eq!(reflection.code, units.code(reflection.cars));
-            debug_assert_eq!(reflection.rank, units.rank_blue(cars.red));
+            debug_assert_eq!(*reflection, units.reflection(cars.red));
             let blue = units.blue_part(reflection.cars, reflection.code, reflection.rank);
             let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
             for m in legal {
@@ -462,13 +465,20 @@ impl Dodgem {
     /// cars reflected (the same for every child) become Blue's, and the
     /// moved car's reflection changes Red's.
     fn for_each_stored_child(&self, pos: &Position, steps: &Steps, sideways: bool, f: impl FnMut(usize, u64)) {
-        for_size!(usize::from(self.size), N => self.for_each_stored_child_on::<N>(pos, steps, sideways, f));
+        for_size!(usize::from(self.size), N => {
+            let reflection = self.unit_index().of_size::<N>().reflection(pos.cars.red);
+            self.for_each_stored_child_on::<N>(pos, &reflection, steps, sideways, f);
+        });
     }
 
+    /// [`for_each_stored_child`](Self::for_each_stored_child) on an
+    /// `N`×`N` board, given the [`Reflection`] of `pos`'s Red cars (which
+    /// a walk through a unit keeps as it goes).
     #[inline(always)]
     fn for_each_stored_child_on<const N: usize>(
         &self,
         pos: &Position,
+        reflection: &Reflection,
         steps: &Steps,
         sideways: bool,
         mut f: impl FnMut(usize, u64),
@@ -477,8 +487,7 @@ impl Dodgem {
         let index = self.unit_index();
         let units = index.of_size::<N>();
         let key = units.key(pos.cars);
-        let blue_cars = self.transpose.apply_on::<N>(pos.cars.red);
-        let blue = units.blue_part(blue_cars, units.code(blue_cars), units.rank_blue(pos.cars.red));
+        let blue = units.blue_part(reflection.cars, reflection.code, reflection.rank);
         let red = self.transpose.apply_on::<N>(pos.cars.blue);
         let red_code = units.code(red);
         // The children of one kind of move share their half and Blue's

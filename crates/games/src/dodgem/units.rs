@@ -551,6 +551,13 @@ impl<'a, const N: usize> OfSize<'a, N> {
         self.0.reds.rank_on_empty_on::<N>(reflected)
     }
 
+    /// The [`Reflection`] of the Red cars `red`, worked out afresh.
+    #[inline(always)]
+    pub(super) fn reflection(self, red: u64) -> Reflection {
+        let cars = self.0.transpose.apply_on::<N>(red);
+        Reflection { cars, code: self.code(cars), rank: self.rank_blue(red) }
+    }
+
     /// What numbers the Blue sets whose reflections differ from
     /// `reflected` within one rank, a car moved up or down in Blue's
     /// file: see [`ByRows::with_rank`].
