@@ -160,6 +160,22 @@ pub fn any_lane_equal(words: [u64; 2], splats: [u64; 2], lane_bits: u32) -> Opti
     }
 }
 
+/// Asks for the cache line holding `value` without waiting for it: unlike
+/// a load, the instruction retires at once, so the work after it goes on
+/// while the line comes in. Does nothing where there is no such hint.
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint that reads nothing and never
+        // faults, and the pointer comes from a live reference anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

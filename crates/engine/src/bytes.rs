@@ -82,25 +82,18 @@ impl<C: Cell> Cells<C> {
         self.words.into_iter().map(AtomicU64::into_inner).collect()
     }
 
-    /// The bytes the cells take.
-    pub(crate) fn size_in_bytes(&self) -> u64 {
-        8 * self.words.len() as u64
-    }
-
     #[inline]
     pub(crate) fn load(&self, idx: u64) -> C {
         cell_of(self.words[(idx / C::LANES) as usize].load(Relaxed), idx)
     }
 
-    /// Loads the words holding `indices`, so that their cache lines are on
-    /// their way in before they are needed (see `BATCH` in the solver).
+    /// Asks for the words holding `indices`, so that their cache lines are
+    /// on their way in before they are needed (see `BATCH` in the solver).
     #[inline]
     pub(crate) fn touch(&self, indices: impl Iterator<Item = u64>) {
-        let mut any = 0;
         for idx in indices {
-            any |= self.words[(idx / C::LANES) as usize].load(Relaxed);
+            solved_dispatch::prefetch(&self.words[(idx / C::LANES) as usize]);
         }
-        std::hint::black_box(any);
     }
 
     /// ORs `codes` into the cells from `start` on, which must be zero.

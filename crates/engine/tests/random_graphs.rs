@@ -129,14 +129,10 @@ impl TieredRetrograde for Graph {
 
 /// The solution's values with `threads` threads, each task taking `chunk`
 /// positions: small chunks put several tasks on every tier, racing for the
-/// same words. With `touch_ahead`, parents are gathered and touched a batch
-/// ahead, as in a store too large for the caches.
-fn solve_with_threads(graph: &Graph, threads: usize, chunk: u64, touch_ahead: bool) -> Vec<Value> {
+/// same words.
+fn solve_with_threads(graph: &Graph, threads: usize, chunk: u64) -> Vec<Value> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    let mut solver = retrograde::Solver::new().with_chunk_size(chunk);
-    if touch_ahead {
-        solver = solver.with_cache_size(0);
-    }
+    let solver = retrograde::Solver::new().with_chunk_size(chunk);
     let solution = pool.install(|| solver.solve(graph, &Silent)).unwrap();
     (0..solution.len()).map(|i| solution.value(i)).collect()
 }
@@ -165,10 +161,9 @@ fn solutions_are_identical_at_any_thread_count() {
     let mut rng = StdRng::seed_from_u64(7);
     for _ in 0..50 {
         let graph = Graph::random(&mut rng);
-        let alone = solve_with_threads(&graph, 1, 1 << 15, false);
+        let alone = solve_with_threads(&graph, 1, 1 << 15);
         for chunk in [8, 16, 64] {
-            assert_eq!(solve_with_threads(&graph, 4, chunk, false), alone, "chunks of {chunk}");
-            assert_eq!(solve_with_threads(&graph, 4, chunk, true), alone, "chunks of {chunk}, touched ahead");
+            assert_eq!(solve_with_threads(&graph, 4, chunk), alone, "chunks of {chunk}");
         }
     }
 }

@@ -184,6 +184,12 @@ impl Solution {
         cell_of(self.words[(idx / 8) as usize], idx)
     }
 
+    /// Asks for the line holding position `idx`'s code (see `BATCH`).
+    #[inline]
+    pub(crate) fn prefetch(&self, idx: u64) {
+        solved_dispatch::prefetch(&self.words[(idx / if self.wide { 4 } else { 8 }) as usize]);
+    }
+
     /// The code of position `idx`, as a [`WideValue`] stores it.
     #[inline]
     pub(crate) fn code(&self, idx: u64) -> u16 {
@@ -282,14 +288,12 @@ pub fn solve<G: TieredRetrograde>(game: &G, progress: &dyn Progress) -> Result<S
     Solver::new().solve(game, progress)
 }
 
-/// How a solve runs: how many positions one task takes at a time, where
-/// it keeps checkpoints, and how large a store it takes to fit the caches.
-/// The result is the same whatever they are.
+/// How a solve runs: how many positions one task takes at a time and where
+/// it keeps checkpoints. The result is the same whatever they are.
 #[derive(Clone, Debug)]
 pub struct Solver<'a> {
     chunk: u64,
     checkpoints: Option<(&'a Checkpoint, Duration)>,
-    cache_bytes: u64,
 }
 
 impl Default for Solver<'_> {
@@ -300,20 +304,9 @@ impl Default for Solver<'_> {
 
 impl<'a> Solver<'a> {
     /// Tasks of 2^15 positions (a few hundred kilobytes of the store, so
-    /// that a layer spreads over every thread), no checkpoints, and a
-    /// store of up to 32 MiB taken to fit the caches, as on the machines
-    /// measured.
+    /// that a layer spreads over every thread) and no checkpoints.
     pub fn new() -> Solver<'a> {
-        Solver { chunk: 1 << 15, checkpoints: None, cache_bytes: IN_THE_CACHES }
-    }
-
-    /// Takes a store of up to `bytes` to fit the caches, so that parents
-    /// are updated as they are found rather than touched a batch ahead
-    /// (which waits less on a store far larger than the caches). Tests
-    /// take 0, to check the other way.
-    #[must_use]
-    pub fn with_cache_size(self, bytes: u64) -> Solver<'a> {
-        Solver { cache_bytes: bytes, ..self }
+        Solver { chunk: 1 << 15, checkpoints: None }
     }
 
     /// Tasks of `positions` positions. Small tasks make threads race over
@@ -385,7 +378,6 @@ impl<'a> Solver<'a> {
                 pending,
                 earlier_wins: None,
                 step_dense_layers: false,
-                cache_bytes: self.cache_bytes,
             };
             let first_layer = match state {
                 Some(state) => {
@@ -558,7 +550,6 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
         pending: Pending::new(&(0..len), chunk),
         earlier_wins: Some(Cells::zeroed(len)),
         step_dense_layers: true,
-        cache_bytes: IN_THE_CACHES,
     };
     solver.seed(progress)?;
     solver.propagate(progress, 0, &mut |_| Ok(()))?;
@@ -651,19 +642,20 @@ impl EarlierChildren {
 ///
 /// Looking up a child or updating a parent is a cache miss into a table of
 /// hundreds of megabytes. Done one at a time, each waits for the last; so
-/// the solver first generates the indices for a batch of positions, touches
-/// all of their cache lines with independent loads (which the processor
-/// overlaps), and only then reads or updates them. This is where most of
-/// the solver's speed comes from.
+/// the solver first generates the indices for a batch of positions, asks
+/// for all of their cache lines with prefetches (which, unlike loads, do
+/// not hold up the work after them), and only then reads or updates them.
+/// This is where most of the solver's speed comes from.
 const BATCH: usize = 64;
 
 /// The most bytes of values that stay in the last-level cache (32 MiB and
-/// more on the machines measured), where a load waits little. Values that
-/// fit are looked up and updated as they are found, not gathered to be
-/// touched a batch ahead (see [`BATCH`]), which would only work out every
-/// place twice and store it in between: Dodgem 5×5, whose units and their
-/// dependencies take at most a few megabytes, seeds 3 % and propagates
-/// 2 % faster so (see `docs/benchmarks.md`).
+/// more on the machines measured), where a load waits little. Earlier
+/// tiers' values that fit are looked up as the children are found, not
+/// gathered to be touched a batch ahead (see [`BATCH`]), which would only
+/// work out every place twice and store it in between: Dodgem 5×5, whose
+/// units' dependencies take at most a few megabytes, seeds 3 % faster so
+/// (see `docs/benchmarks.md`). Parents are gathered whatever the size:
+/// with prefetches rather than loads, that paid even there.
 pub(crate) const IN_THE_CACHES: u64 = 32 << 20;
 
 /// Positions seeded per batch: more than [`BATCH`], since a game expands a
@@ -751,8 +743,6 @@ struct TierSolver<'a, G, E, C, const SHARED: bool> {
     /// Whether a dense layer steps through its chunk (see `frontier`):
     /// measured faster for units of Dodgem, not for every game.
     step_dense_layers: bool,
-    /// The most bytes of a store that fits the caches (see [`IN_THE_CACHES`]).
-    cache_bytes: u64,
 }
 
 impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
@@ -997,21 +987,16 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             }
         };
         let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
-        if self.bytes.size_in_bytes() <= self.cache_bytes {
-            // Nothing to wait for: each parent is told as soon as it is found.
-            let lost = &mut scratch.lost;
-            self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
-                tell(parent, pos, is_win, lost);
-            });
-        } else {
-            scratch.parents.clear();
-            self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
-                scratch.parents.push((parent, pos, is_win));
-            });
-            self.bytes.touch(scratch.parents.iter().map(|p| p.0));
-            for &(parent, pos, child_wins) in &scratch.parents {
-                tell(parent, pos, child_wins, &mut scratch.lost);
-            }
+        // Every parent is found before any is told, with its line asked for
+        // meanwhile: told as found, each waited for its line. This pays
+        // even on a unit that fits the caches (see `docs/benchmarks.md`).
+        scratch.parents.clear();
+        self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
+            scratch.parents.push((parent, pos, is_win));
+        });
+        self.bytes.touch(scratch.parents.iter().map(|p| p.0));
+        for &(parent, pos, child_wins) in &scratch.parents {
+            tell(parent, pos, child_wins, &mut scratch.lost);
         }
         if decided {
             scratch.max_plies = scratch.max_plies.max(layer.plies + 1);

@@ -133,11 +133,9 @@ impl<const ANY_WIDE: bool> Earlier for DependencyValues<'_, ANY_WIDE> {
         if !self.touch_ahead {
             return;
         }
-        let mut any = 0;
         for child in indices {
-            any |= self.code(child);
+            self.units[(child / MAX_UNIT_LEN - 1) as usize].prefetch(child % MAX_UNIT_LEN);
         }
-        std::hint::black_box(any);
     }
 
     fn load(&self, child: u64) -> u16 {
