@@ -987,9 +987,10 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             }
         };
         let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
-        // Every parent is found before any is told, with its line asked for
-        // meanwhile: told as found, each waited for its line. This pays
-        // even on a unit that fits the caches (see `docs/benchmarks.md`).
+        // Every parent of the batch is found, then each one's line asked
+        // for, then each told: told as found, each update waited for its
+        // line. This pays even on a unit that fits the caches (see
+        // `docs/benchmarks.md`).
         scratch.parents.clear();
         self.game.for_each_parent_of_each(self.tier_number, positions, |is_win, parent, pos| {
             scratch.parents.push((parent, pos, is_win));
