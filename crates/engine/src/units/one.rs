@@ -121,10 +121,11 @@ impl<'a, const ANY_WIDE: bool> DependencyValues<'a, ANY_WIDE> {
         DependencyValues { units, touch_ahead: bytes > IN_THE_CACHES }
     }
 
+    /// The unit a child number points into, and the child's number there
+    /// (see [`OneUnit`]).
     #[inline]
-    fn code(&self, child: u64) -> u16 {
-        let unit = &self.units[(child / MAX_UNIT_LEN - 1) as usize];
-        if ANY_WIDE { unit.code(child % MAX_UNIT_LEN) } else { u16::from(unit.byte(child % MAX_UNIT_LEN)) }
+    fn unit_of(&self, child: u64) -> (&Solution, u64) {
+        (&self.units[(child / MAX_UNIT_LEN - 1) as usize], child % MAX_UNIT_LEN)
     }
 }
 
@@ -134,11 +135,13 @@ impl<const ANY_WIDE: bool> Earlier for DependencyValues<'_, ANY_WIDE> {
             return;
         }
         for child in indices {
-            self.units[(child / MAX_UNIT_LEN - 1) as usize].prefetch(child % MAX_UNIT_LEN);
+            let (unit, idx) = self.unit_of(child);
+            unit.prefetch(idx);
         }
     }
 
     fn load(&self, child: u64) -> u16 {
-        self.code(child)
+        let (unit, idx) = self.unit_of(child);
+        if ANY_WIDE { unit.code(idx) } else { u16::from(unit.byte(idx)) }
     }
 }
