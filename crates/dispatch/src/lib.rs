@@ -11,7 +11,8 @@
 //!
 //! This crate holds the project's only `unsafe` code: the call into the
 //! wider function, made only once the processor has been seen to support
-//! it, and [`any_lane_equal`]'s SSE2 instructions, which every x86-64 has.
+//! it, [`any_lane_equal`]'s SSE2 instructions, which every x86-64 has,
+//! and the [`prefetch`] hint.
 //!
 //! For the kernel to be compiled wider, its body must be inlined into the
 //! wider function: [`Kernel::run`] is to be marked `#[inline(always)]`, and
