@@ -157,6 +157,27 @@ pub struct BenchJson {
     pub size: String,
     pub variant: String,
     pub runs: Vec<BenchRunJson>,
+    /// The executable timed alternately with this one, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub baseline_runs: Vec<BenchRunJson>,
+    /// Each thread count's runs in brief.
+    pub summary: Vec<BenchSummaryJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BenchSummaryJson {
+    pub threads: usize,
+    pub runs: usize,
+    pub fastest_seconds: f64,
+    pub median_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_median_seconds: Option<f64>,
+    /// The median over the runs of each one's time over the baseline's
+    /// run right after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_ratio: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]

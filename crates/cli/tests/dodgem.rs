@@ -111,6 +111,32 @@ fn bench_runs_each_thread_count_in_its_own_process() {
     let runs = report["runs"].as_array().unwrap();
     assert_eq!(runs.iter().map(|r| r["threads"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
     assert!(runs.iter().all(|r| r["positions"] == 1423 && r["seconds"].as_f64().unwrap() >= 0.0));
+    let summary = report["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 2);
+    assert!(summary.iter().all(|s| s["runs"] == 1 && s["median_ratio"].is_null()), "{summary:?}");
+}
+
+#[test]
+fn bench_repeats_and_times_a_baseline_run_for_run() {
+    let solved = Solved::new();
+    // This very executable as its own baseline: the same arguments work.
+    let baseline = env!("CARGO_BIN_EXE_solved");
+    let args = ["bench", "dodgem", "--size", "3", "--thread-counts", "1", "--repeat", "3", "--baseline", baseline];
+    let report = solved.run(&[&args[..], &["--json"]].concat()).json();
+    assert_eq!(report["runs"].as_array().unwrap().len(), 3);
+    assert_eq!(report["baseline_runs"].as_array().unwrap().len(), 3);
+    assert!(report["baseline_runs"].as_array().unwrap().iter().all(|r| r["positions"] == 1423));
+    let line = &report["summary"][0];
+    assert_eq!((line["threads"].as_u64(), line["runs"].as_u64()), (Some(1), Some(3)));
+    let seconds: Vec<f64> = report["runs"].as_array().unwrap().iter().map(|r| r["seconds"].as_f64().unwrap()).collect();
+    let mut sorted = seconds.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(line["fastest_seconds"].as_f64(), Some(sorted[0]));
+    assert_eq!(line["median_seconds"].as_f64(), Some(sorted[1]));
+    assert!(line["median_ratio"].as_f64().is_some_and(|r| r > 0.0), "{line:?}");
+    let text = solved.run(&args);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("time against baseline"), "{}", text.stdout);
 }
 
 /// The unit files of a 4×4 solve by units in `solved`'s data directory.

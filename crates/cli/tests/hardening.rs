@@ -194,3 +194,26 @@ fn what_a_killed_build_left_behind_is_removed_by_the_next() {
     assert!(other.exists(), "another table's is not touched");
     assert!(dir.join("dodgem-normal-3x3.tbl").is_file());
 }
+
+#[test]
+fn a_baseline_that_is_not_a_solved_is_refused_in_one_line() {
+    let solved = Solved::new();
+    let bench = |baseline: &str| {
+        solved.run(&["bench", "dodgem", "--size", "3", "--thread-counts", "1", "--baseline", baseline])
+    };
+    let missing = solved.data_dir().join("no-such-solved");
+    bench(missing.to_str().unwrap()).fails_with("--baseline");
+    bench(solved.data_dir().to_str().unwrap()).fails_with("not a file");
+    bench("/dev/zero").fails_with("not a file");
+    bench("/bin/false").fails_with("failed");
+    bench("/bin/true").fails_with("not the output of a solved benchmark run");
+    // An executable that prints without end is stopped, not read whole.
+    let endless = solved.data_dir().join("endless.sh");
+    // Written by another process: a file this one held open for writing
+    // could be inherited by a test forking meanwhile, and not run ("text
+    // file busy").
+    let script = r#"printf '#!/bin/sh\nexec yes\n' > "$1" && chmod +x "$1""#;
+    assert!(Command::new("sh").args(["-c", script, "sh"]).arg(&endless).status().unwrap().success());
+    bench(endless.to_str().unwrap()).fails_with("printed more than a benchmark run does");
+    solved.run(&["bench", "dodgem", "--size", "3", "--repeat", "0"]).fails_with("--repeat");
+}

@@ -113,6 +113,23 @@ pub const THREAD_COUNTS: Field =
         .with_default("1,2")
         .command_line_only();
 
+/// How many times `bench` times each thread count.
+pub const REPEAT: Field = Field::value(
+    "repeat",
+    "N",
+    "Runs of each thread count (alternating with the baseline's); the fastest and the median are reported",
+)
+.with_default("1")
+.command_line_only();
+
+/// Another `solved` executable that `bench` times run for run with this one.
+pub const BASELINE: Field = Field::value(
+    "baseline",
+    "PATH",
+    "Another solved executable to time alternately with this one, on the same arguments, for the ratio of their times",
+)
+.command_line_only();
+
 /// Reads the files that parameters name, where the front end allows it.
 ///
 /// The command line reads them (with a bound on their size); the web app

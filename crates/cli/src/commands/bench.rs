@@ -2,7 +2,9 @@
 //! process so that peak memory is measured per run.
 
 use std::fmt::Write;
-use std::process::{Command, ExitCode};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -12,16 +14,26 @@ use solved_games::registry::{Game, arguments};
 
 use super::Request;
 use crate::args::BENCH_RUN;
-use crate::json::{BenchJson, BenchRunJson, StageJson};
+use crate::json::{BenchJson, BenchRunJson, BenchSummaryJson, StageJson};
 use crate::output;
 use crate::progress::Bar;
 use crate::text::{columns, count, thousands};
 
-/// Times `game`'s solve once per thread count the request lists, each run
-/// in a fresh process given the game's own parameters.
 /// How many of a run's slowest stages the report names.
 const SLOW_STAGES_SHOWN: usize = 6;
 
+/// The most output a run may print: a solve by units reports a stage for
+/// every hundredth of its positions, a few tens of kilobytes. A baseline
+/// that prints on and on is stopped here rather than read into memory.
+const MOST_RUN_OUTPUT: u64 = 16 << 20;
+
+/// What is kept of a failed run's error output for the message.
+const ERROR_OUTPUT_KEPT: usize = 4096;
+
+/// Times `game`'s solve in a fresh process for each thread count the
+/// request lists, `--repeat` times each; with `--baseline`, that
+/// executable's solve right after each run, so that a slow moment of the
+/// machine falls on both alike.
 pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> {
     let listed = request.params.text("thread-counts").unwrap_or_default();
     let thread_counts = listed
@@ -29,25 +41,67 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
         .map(|n| n.trim().parse::<usize>().ok().filter(|&n| n > 0))
         .collect::<Option<Vec<usize>>>()
         .with_context(|| format!("--thread-counts {listed:?}: give positive numbers separated by commas"))?;
-    let exe = std::env::current_exe().context("cannot find the solved executable")?;
+    let repeat = request.params.number::<usize>("repeat")?.unwrap_or(1);
+    if repeat == 0 {
+        bail!("--repeat 0: give at least 1 run");
+    }
+    let this = std::env::current_exe().context("cannot find the solved executable")?;
+    let baseline = request.params.text("baseline").map(PathBuf::from);
+    if let Some(path) = &baseline {
+        let metadata = std::fs::metadata(path).with_context(|| format!("--baseline {}", path.display()))?;
+        if !metadata.is_file() {
+            bail!("--baseline {}: not a file", path.display());
+        }
+    }
     let info = game.info();
-    let mut runs = Vec::new();
-    for threads in thread_counts {
-        let output = Command::new(&exe)
+    let timed = |exe: &Path, threads: usize| -> anyhow::Result<BenchRunJson> {
+        let mut command = Command::new(exe);
+        command
             .arg("--data-dir")
             .arg(request.config.store.dir())
             .args(["--threads", &threads.to_string(), BENCH_RUN, info.id])
-            .args(arguments(info.fields, &game.to_params()))
-            .output()
-            .context("cannot start a benchmark run")?;
-        if !output.status.success() {
-            bail!("benchmark run with {threads} threads failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+            .args(arguments(info.fields, &game.to_params()));
+        let stdout = bounded_output(command, exe)?;
+        serde_json::from_slice::<BenchRunJson>(&stdout)
+            .with_context(|| format!("{}: not the output of a solved benchmark run", exe.display()))
+    };
+    let (mut runs, mut baseline_runs) = (Vec::new(), Vec::new());
+    for &threads in &thread_counts {
+        for _ in 0..repeat {
+            runs.push(timed(&this, threads)?);
+            if let Some(path) = &baseline {
+                baseline_runs.push(timed(path, threads)?);
+            }
         }
-        runs.push(serde_json::from_slice::<BenchRunJson>(&output.stdout).context("unreadable benchmark run output")?);
     }
+    let summary: Vec<BenchSummaryJson> = thread_counts
+        .iter()
+        .map(|&threads| {
+            let ours: Vec<&BenchRunJson> = runs.iter().filter(|r| r.threads == threads).collect();
+            let theirs: Vec<&BenchRunJson> = baseline_runs.iter().filter(|r| r.threads == threads).collect();
+            let seconds = |runs: &[&BenchRunJson]| runs.iter().map(|r| r.seconds).collect::<Vec<f64>>();
+            let ratios: Vec<f64> = ours.iter().zip(&theirs).map(|(a, b)| a.seconds / b.seconds).collect();
+            BenchSummaryJson {
+                threads,
+                runs: ours.len(),
+                fastest_seconds: seconds(&ours).into_iter().fold(f64::INFINITY, f64::min),
+                median_seconds: median(seconds(&ours)).unwrap_or(f64::NAN),
+                baseline_median_seconds: median(seconds(&theirs)),
+                median_ratio: median(ratios),
+            }
+        })
+        .collect();
     let key = game.table_key().context("only a game with a table has a solve to time")?;
     if request.json {
-        output::json(&BenchJson { game: info.id, size: key.size, variant: key.variant, runs })?;
+        output::json(&BenchJson {
+            game: info.id,
+            size: key.size,
+            variant: key.variant,
+            runs,
+            baseline: baseline.map(|p| p.display().to_string()),
+            baseline_runs,
+            summary,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
@@ -55,19 +109,39 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
     // than the positions its key counts.
     let entries = runs.first().map_or(key.positions, |run| run.positions);
     writeln!(text, "{} {} ({}): {} table entries", info.name, key.size, key.variant, thousands(entries))?;
-    let mut rows = vec![vec!["threads".into(), "seconds".into(), "entries/s".into(), "peak memory".into()]];
-    for run in &runs {
-        rows.push(vec![
-            run.threads.to_string(),
-            format!("{:.2}", run.seconds),
-            thousands((run.positions as f64 / run.seconds) as u64),
-            run.peak_memory_bytes.map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6)),
-        ]);
+    let mut header: Vec<String> =
+        ["threads", "runs", "fastest s", "median s", "entries/s", "peak memory"].map(String::from).into();
+    if baseline.is_some() {
+        header.extend(["baseline median s".into(), "time against baseline".into()]);
+    }
+    let mut rows = vec![header];
+    for line in &summary {
+        let peak = runs.iter().filter(|r| r.threads == line.threads).filter_map(|r| r.peak_memory_bytes).max();
+        let mut row = vec![
+            line.threads.to_string(),
+            line.runs.to_string(),
+            format!("{:.2}", line.fastest_seconds),
+            format!("{:.2}", line.median_seconds),
+            thousands((entries as f64 / line.median_seconds) as u64),
+            peak.map_or("n/a".into(), |b| format!("{:.0} MB", b as f64 / 1e6)),
+        ];
+        if baseline.is_some() {
+            row.push(line.baseline_median_seconds.map_or("n/a".into(), |s| format!("{s:.2}")));
+            row.push(line.median_ratio.map_or("n/a".into(), |r| format!("{r:.3}")));
+        }
+        rows.push(row);
     }
     text.push_str(&columns(&rows));
-    for run in &runs {
-        // The longest few, in the order they ran: a solve by units has a
-        // stage for every hundredth of its positions.
+    if baseline.is_some() {
+        writeln!(text, "time against baseline: the median of each run's time over the baseline's right after it")?;
+    }
+    for line in &summary {
+        // The longest few stages of the fastest run, in the order they
+        // ran: a solve by units has a stage for every hundredth of its
+        // positions.
+        let Some(run) = runs.iter().find(|r| r.threads == line.threads && r.seconds == line.fastest_seconds) else {
+            continue;
+        };
         let mut slow: Vec<(usize, &StageJson)> =
             run.stages.iter().enumerate().filter(|(_, s)| s.seconds >= 0.5).collect();
         slow.sort_by(|a, b| b.1.seconds.total_cmp(&a.1.seconds));
@@ -85,6 +159,57 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
     }
     output::print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The middle of `values` (the mean of the two middle ones for an even
+/// count), if there are any.
+fn median(mut values: Vec<f64>) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    match values.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(values[middle]),
+        _ => Some((values[middle - 1] + values[middle]) / 2.0),
+    }
+}
+
+/// Runs `command` (the executable `exe`) to its end and returns what it
+/// printed, or an error with the start of its error output if it failed.
+/// Output past [`MOST_RUN_OUTPUT`] stops it: an executable named by
+/// `--baseline` need not be a `solved` that ends.
+fn bounded_output(mut command: Command, exe: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot start {}", exe.display()))?;
+    let mut errors = child.stderr.take().expect("error output piped");
+    // Read on a thread of its own, so that neither pipe fills while the
+    // other is read; all of it is drained, only the start kept.
+    let error_reader = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let _ = (&mut errors).take(ERROR_OUTPUT_KEPT as u64).read_to_end(&mut kept);
+        let _ = std::io::copy(&mut errors, &mut std::io::sink());
+        kept
+    });
+    let mut stdout = Vec::new();
+    let read = child.stdout.take().expect("output piped").take(MOST_RUN_OUTPUT + 1).read_to_end(&mut stdout);
+    if read.is_err() || stdout.len() as u64 > MOST_RUN_OUTPUT {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!("{}: printed more than a benchmark run does, stopped", exe.display());
+    }
+    let status = child.wait().with_context(|| format!("waiting for {}", exe.display()))?;
+    let errors = error_reader.join().unwrap_or_default();
+    if !status.success() {
+        // One line, as every error of the command line is.
+        let errors = String::from_utf8_lossy(&errors);
+        let said: Vec<&str> = errors.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let said = if said.is_empty() { String::new() } else { format!(": {}", said.join("; ")) };
+        bail!("benchmark run of {} failed ({status}){said}", exe.display());
+    }
+    Ok(stdout)
 }
 
 /// Times the stages a solve announces, passing everything on to a bar.

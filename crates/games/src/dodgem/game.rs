@@ -3,7 +3,7 @@
 
 use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
 use crate::info::{GameInfo, Kind, Operation, Supported};
-use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
+use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const SIZE: Field = Field::value("size", "N", "Board size (2 to 6)").required();
 const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");
@@ -60,7 +60,11 @@ pub const INFO: GameInfo = GameInfo {
             about: "Dodgem",
             fields: &[SIZE, MISERE, SIDE, HINTS, SEED, READ_UNITS],
         },
-        Supported { operation: Operation::Bench, about: "Dodgem", fields: &[SIZE, MISERE, THREAD_COUNTS] },
+        Supported {
+            operation: Operation::Bench,
+            about: "Dodgem",
+            fields: &[SIZE, MISERE, THREAD_COUNTS, REPEAT, BASELINE],
+        },
     ],
 };
 

@@ -4,7 +4,7 @@
 use super::wilson::{Diagram, Loony};
 use super::{Board, Line, Player, Position, Variant, parse_moves};
 use crate::info::{GameInfo, Kind, Operation, Supported};
-use crate::params::{Field, HINTS, ParamError, Params, Rendered, SEED, THREAD_COUNTS};
+use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const ROWS: Field = Field::value("rows", "R", "Rows of boxes").required();
 const COLS: Field = Field::value("cols", "C", "Columns of boxes").required();
@@ -66,7 +66,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Bench,
             about: "Dots and Boxes",
-            fields: &[ROWS, COLS, VARIANT, THREAD_COUNTS],
+            fields: &[ROWS, COLS, VARIANT, THREAD_COUNTS, REPEAT, BASELINE],
         },
     ],
 };

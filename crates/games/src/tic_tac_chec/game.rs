@@ -9,7 +9,7 @@ use solved_engine::{Table, TableError, TableStore, Value, Values};
 
 use super::{PawnRule, TicTacChecIndex};
 use crate::info::{GameInfo, Kind, Operation, Supported};
-use crate::params::{Field, ParamError, Params, Rendered, THREAD_COUNTS};
+use crate::params::{BASELINE, Field, ParamError, Params, REPEAT, Rendered, THREAD_COUNTS};
 use crate::tables::Solvable;
 
 const PAWN: Field = Field::value(
@@ -57,7 +57,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Bench,
             about: "Tic-Tac-Chec: the full solve, post-opening and opening",
-            fields: &[PAWN, THREAD_COUNTS.with_default("2")],
+            fields: &[PAWN, THREAD_COUNTS.with_default("2"), REPEAT, BASELINE],
         },
         Supported {
             operation: Operation::Audit,
