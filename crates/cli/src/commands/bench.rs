@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -36,23 +36,31 @@ const ERROR_OUTPUT_KEPT: usize = 4096;
 /// machine falls on both alike.
 pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> {
     let listed = request.params.text("thread-counts").unwrap_or_default();
-    let thread_counts = listed
+    let mut thread_counts = listed
         .split(',')
         .map(|n| n.trim().parse::<usize>().ok().filter(|&n| n > 0))
         .collect::<Option<Vec<usize>>>()
         .with_context(|| format!("--thread-counts {listed:?}: give positive numbers separated by commas"))?;
+    // A count given twice is timed once: its runs are summed up together.
+    let mut seen = std::collections::HashSet::new();
+    thread_counts.retain(|&n| seen.insert(n));
     let repeat = request.params.number::<usize>("repeat")?.unwrap_or(1);
     if repeat == 0 {
         bail!("--repeat 0: give at least 1 run");
     }
     let this = std::env::current_exe().context("cannot find the solved executable")?;
-    let baseline = request.params.text("baseline").map(PathBuf::from);
-    if let Some(path) = &baseline {
-        let metadata = std::fs::metadata(path).with_context(|| format!("--baseline {}", path.display()))?;
-        if !metadata.is_file() {
-            bail!("--baseline {}: not a file", path.display());
+    // Made absolute, so that the file checked is the one run: a bare name
+    // would be looked for on the PATH.
+    let baseline = match request.params.text("baseline") {
+        Some(given) => {
+            let path = std::fs::canonicalize(given).with_context(|| format!("--baseline {given}"))?;
+            if !path.is_file() {
+                bail!("--baseline {given}: not a file");
+            }
+            Some(path)
         }
-    }
+        None => None,
+    };
     let info = game.info();
     let timed = |exe: &Path, threads: usize| -> anyhow::Result<BenchRunJson> {
         let mut command = Command::new(exe);
@@ -85,7 +93,7 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
                 threads,
                 runs: ours.len(),
                 fastest_seconds: seconds(&ours).into_iter().fold(f64::INFINITY, f64::min),
-                median_seconds: median(seconds(&ours)).unwrap_or(f64::NAN),
+                median_seconds: median(seconds(&ours)).expect("at least one run a thread count"),
                 baseline_median_seconds: median(seconds(&theirs)),
                 median_ratio: median(ratios),
             }
