@@ -41,7 +41,7 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
         .map(|n| n.trim().parse::<usize>().ok().filter(|&n| n > 0))
         .collect::<Option<Vec<usize>>>()
         .with_context(|| format!("--thread-counts {listed:?}: give positive numbers separated by commas"))?;
-    // A count given twice is timed once: its runs are summed up together.
+    // A count given twice is timed once, not summed up twice.
     let mut seen = std::collections::HashSet::new();
     thread_counts.retain(|&n| seen.insert(n));
     let repeat = request.params.number::<usize>("repeat")?.unwrap_or(1);
@@ -203,10 +203,15 @@ fn bounded_output(mut command: Command, exe: &Path) -> anyhow::Result<Vec<u8>> {
     });
     let mut stdout = Vec::new();
     let read = child.stdout.take().expect("output piped").take(MOST_RUN_OUTPUT + 1).read_to_end(&mut stdout);
-    if read.is_err() || stdout.len() as u64 > MOST_RUN_OUTPUT {
+    let failure = match read {
+        Err(error) => Some(format!("cannot read its output: {error}")),
+        Ok(_) if stdout.len() as u64 > MOST_RUN_OUTPUT => Some("printed more than a benchmark run does".into()),
+        Ok(_) => None,
+    };
+    if let Some(failure) = failure {
         let _ = child.kill();
         let _ = child.wait();
-        bail!("{}: printed more than a benchmark run does, stopped", exe.display());
+        bail!("{}: {failure}, stopped", exe.display());
     }
     let status = child.wait().with_context(|| format!("waiting for {}", exe.display()))?;
     let errors = error_reader.join().unwrap_or_default();
