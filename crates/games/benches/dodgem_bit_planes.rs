@@ -139,6 +139,13 @@ fn transpose(src: &[[u64; WORDS]], dst: &mut [[u64; WORDS]]) {
     }
 }
 
+/// `plane` transposed, through `scratch` (of the same shape: the bench's
+/// components are square).
+fn turn(plane: &mut Vec<[u64; WORDS]>, scratch: &mut Vec<[u64; WORDS]>) {
+    transpose(plane, scratch);
+    std::mem::swap(plane, scratch);
+}
+
 /// A 64 × 64 bit matrix transposed in place: halves, quarters and so on
 /// swapped across the diagonal.
 fn transpose_block(block: &mut [u64; 64]) {
@@ -174,7 +181,7 @@ fn main() {
     let (lost, won) = (plane(|a, b| a & b, columns), plane(|a, b| a | b, columns));
     let (mut wins, mut losses) = (vec![[0; WORDS]; rows], vec![[0; WORDS]; rows]);
     let (mut red_wins, mut red_losses) = (vec![[0; WORDS]; columns], vec![[0; WORDS]; columns]);
-    let (mut turned_lost, mut turned_won) = (vec![[0; WORDS]; rows], vec![[0; WORDS]; rows]);
+    let mut scratch = vec![[0; WORDS]; rows];
     let passes = (SLOTS / (rows * columns) as f64 * LAYERS) as usize;
     println!("{rows} x {columns} slots, {passes} layer passes, one thread");
     for transposed in [false, true] {
@@ -182,17 +189,13 @@ fn main() {
         let (mut blue_lost, mut blue_won) = (lost.clone(), won.clone());
         for _ in 0..passes {
             if transposed {
-                transpose(&blue_lost, &mut turned_lost);
-                transpose(&blue_won, &mut turned_won);
-                std::mem::swap(&mut blue_lost, &mut turned_lost);
-                std::mem::swap(&mut blue_won, &mut turned_won);
+                turn(&mut blue_lost, &mut scratch);
+                turn(&mut blue_won, &mut scratch);
             }
             layer(&blue, &free_of_red, &blue_lost, &blue_won, &mut wins, &mut losses);
             if transposed {
-                transpose(&wins, &mut turned_lost);
-                transpose(&losses, &mut turned_won);
-                std::mem::swap(&mut wins, &mut turned_lost);
-                std::mem::swap(&mut losses, &mut turned_won);
+                turn(&mut wins, &mut scratch);
+                turn(&mut losses, &mut scratch);
             }
             // Red moves against Blue's losses and wins, and the other way.
             layer(&red, &free_of_blue, &losses, &wins, &mut red_wins, &mut red_losses);
