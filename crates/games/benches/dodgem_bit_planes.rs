@@ -5,19 +5,19 @@
 //!
 //! A move within a unit keeps each side's count of cars per line (Blue's
 //! per file, Red's per rank), so a unit splits into components whose
-//! positions are a Blue set × a Red set, each set a subset of every line.
-//! A plane holds one bit per slot, a row per set of the side to move.
-//! The side to move wins where one move reaches a plane of losses and
-//! loses where all of its moves reach a plane of wins: a row's ORs and
-//! ANDs over the rows its moves lead to, each move masked by the other
-//! side's sets that leave its target square free.
+//! slots are a Blue set × a Red set, each set a subset of each of its
+//! side's lines. A plane holds one bit per slot, a row per set of the
+//! side to move. The side to move wins where one move reaches a plane of
+//! losses and loses where all of its moves reach a plane of wins: a row's
+//! ORs and ANDs over the rows its moves lead to, each move masked by the
+//! other side's sets that leave its target square free.
 //!
 //! The bench runs the largest 5×5 component's shape (625 × 625 slots) on
-//! planes of random bits, which cost what real ones do, for as many layers as the 5×5 solve would take, 38
-//! layers (the mean span of a unit's distances) over all 233,356,176 slots
-//! of 5×5, both sides to move, on one thread: once with each plane
-//! kept in the layout its reader needs, once with the planes transposed
-//! every layer.
+//! planes of random bits, which cost what real ones do, for as many
+//! layers as the 5×5 solve would take: 38 layers (the mean span of a
+//! unit's distances) over all 233,356,176 slots of 5×5, both sides to
+//! move, on one thread. It runs once with each plane kept in the layout
+//! its reader needs, and once with the planes transposed every layer.
 //!
 //! `cargo bench -p solved-games --bench dodgem_bit_planes`
 
