@@ -72,8 +72,9 @@ impl Sets {
         Sets { lines, moves }
     }
 
-    /// For each square (`line * N + place` of the other side's lines,
-    /// which cross these), the sets that leave it free.
+    /// For each square, the sets of this side that leave it free. Squares
+    /// are numbered as a move of the other side names them: that side's
+    /// line times `N` plus the place along it.
     fn free_masks(&self) -> Vec<[u64; WORDS]> {
         let mut masks = vec![[0u64; WORDS]; N * N];
         for (i, set) in self.lines.iter().enumerate() {
