@@ -37,7 +37,8 @@ const LAYERS: f64 = 38.0;
 /// One side's sets in a component: a subset of each line, numbered in
 /// mixed radix, and each set's moves.
 struct Sets {
-    lines: Vec<[u8; N]>,
+    /// Each set as its subset of each line.
+    sets: Vec<[u8; N]>,
     /// For each set, its moves: the set after it and the square the car
     /// moves to, as (line, place along the line).
     moves: Vec<Vec<(usize, usize, usize)>>,
@@ -45,14 +46,14 @@ struct Sets {
 
 impl Sets {
     fn new(counts: [usize; N]) -> Sets {
-        let mut lines = vec![[0u8; N]];
+        let mut sets = vec![[0u8; N]];
         for (line, &count) in counts.iter().enumerate() {
             let subsets = (0u8..1 << N).filter(|s| s.count_ones() as usize == count);
             let subsets: Vec<u8> = subsets.collect();
-            lines = lines.iter().flat_map(|set| subsets.iter().map(move |&s| with_line(*set, line, s))).collect();
+            sets = sets.iter().flat_map(|set| subsets.iter().map(move |&s| with_line(*set, line, s))).collect();
         }
-        let number = |set: &[u8; N]| lines.iter().position(|s| s == set).expect("every set is numbered");
-        let moves = lines
+        let number = |set: &[u8; N]| sets.iter().position(|s| s == set).expect("every set is numbered");
+        let moves = sets
             .iter()
             .map(|set| {
                 let mut moves = vec![];
@@ -69,7 +70,7 @@ impl Sets {
                 moves
             })
             .collect();
-        Sets { lines, moves }
+        Sets { sets, moves }
     }
 
     /// For each square, the sets of this side that leave it free. Squares
@@ -77,7 +78,7 @@ impl Sets {
     /// line times `N` plus the place along it.
     fn free_masks(&self) -> Vec<[u64; WORDS]> {
         let mut masks = vec![[0u64; WORDS]; N * N];
-        for (i, set) in self.lines.iter().enumerate() {
+        for (i, set) in self.sets.iter().enumerate() {
             for line in 0..N {
                 for place in (0..N).filter(|&p| set[line] >> p & 1 == 0) {
                     // This side's line `line` at `place` is the other side's
@@ -166,7 +167,7 @@ fn transpose_block(block: &mut [u64; 64]) {
 
 fn main() {
     let (blue, red) = (Sets::new(COUNTS), Sets::new(COUNTS));
-    let (rows, columns) = (blue.lines.len(), red.lines.len());
+    let (rows, columns) = (blue.sets.len(), red.sets.len());
     assert!(rows.max(columns) <= WORDS * 64, "a row fits its words");
     let (free_of_red, free_of_blue) = (red.free_masks(), blue.free_masks());
     let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
