@@ -150,6 +150,53 @@ pub trait TieredRetrograde: DenseIndex {
             self.for_each_parent(&pos, |idx, parent| f(tag, idx, parent));
         }
     }
+
+    /// The split of `tiers()[tier]` into parts that its in-tier moves never
+    /// leave, if the game has one (see [`TierParts`]). The solver of a tier
+    /// alone, which solves units, then propagates part by part; the solve
+    /// of a whole game does not ask.
+    fn parts(&self, tier: usize) -> Option<impl TierParts + '_> {
+        let _ = tier;
+        None::<std::convert::Infallible>
+    }
+}
+
+/// A tier split into parts that its in-tier moves never leave.
+///
+/// A part numbers its positions by *slots*, numbers below its slot count
+/// from which the game finds parents by arithmetic, where numbering
+/// positions in the tier takes ranking them. Some slots may hold no
+/// position. After seeding, the solver copies each part's cells into a
+/// table of its slots small enough for the caches, propagates there, and
+/// copies back what changed.
+pub trait TierParts: Sync {
+    /// How many slots each part has.
+    fn slot_counts(&self) -> Vec<u32>;
+
+    /// Calls `f(slot, idx)` for every slot of `part` that holds a
+    /// position, `idx` being that position's index.
+    fn for_each_position(&self, part: usize, f: impl FnMut(u32, u64));
+
+    /// Calls `f(parent)` with the slot of every position of `part` that has
+    /// a move to the position in `slot`, once per such move. Parents whose
+    /// value is final (terminal ones) may be among them: the solver leaves
+    /// final values alone.
+    fn for_each_parent(&self, part: usize, slot: u32, f: impl FnMut(u32));
+}
+
+/// No parts: what a game without them gives.
+impl TierParts for std::convert::Infallible {
+    fn slot_counts(&self) -> Vec<u32> {
+        match *self {}
+    }
+
+    fn for_each_position(&self, _: usize, _: impl FnMut(u32, u64)) {
+        match *self {}
+    }
+
+    fn for_each_parent(&self, _: usize, _: u32, _: impl FnMut(u32)) {
+        match *self {}
+    }
 }
 
 /// [`TieredRetrograde::expand_range`] one position at a time: steps through

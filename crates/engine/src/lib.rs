@@ -74,7 +74,7 @@ pub mod units;
 mod value;
 
 pub use crate::audit::{AuditReport, Disagreement, audit};
-pub use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde, expand_each};
+pub use crate::game::{DenseIndex, Expansion, Rules, TierParts, TieredRetrograde, expand_each};
 pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
 pub use crate::lookup::Values;
 pub use crate::members::{Members, MembersBuilder};

@@ -48,6 +48,7 @@
 //! small units of a solve by units are, several at once) stays on its
 //! calling thread and updates its bytes with plain loads and stores.
 
+mod parts;
 mod pending;
 mod state;
 
@@ -552,7 +553,10 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
         step_dense_layers: true,
     };
     solver.seed(progress)?;
-    solver.propagate(progress, 0, &mut |_| Ok(()))?;
+    match game.parts(0) {
+        Some(parts) => solver.propagate_by_parts(&parts, progress)?,
+        None => solver.propagate(progress, 0, &mut |_| Ok(()))?,
+    }
     solver.finish(progress);
     Ok(Solution::from_cells(cells, len))
 }
@@ -602,10 +606,15 @@ impl<C: Cell> Codes<C> {
         C::truncate(C::MAX.into() + 1 - u64::from(count))
     }
 
+    /// The error of a distance of `plies` that does not fit.
+    fn too_long(self, plies: u16) -> SolveError {
+        SolveError::DistanceOverflow { plies, limit: self.limit(), counters: self.counters() }
+    }
+
     fn value(self, value: Value) -> Result<C, SolveError> {
         let plies = value.plies().unwrap_or_default().0;
         if plies > self.limit() {
-            return Err(SolveError::DistanceOverflow { plies, limit: self.limit(), counters: self.counters() });
+            return Err(self.too_long(plies));
         }
         Ok(C::truncate(WideValue::pack(value).expect("limit is below the packing limit").to_code().into()))
     }

@@ -30,7 +30,7 @@ mod schedule;
 
 use std::sync::Arc;
 
-use crate::game::{Expansion, Rules};
+use crate::game::{Expansion, Rules, TierParts};
 use crate::progress::Progress;
 use crate::retrograde::{self, Sharing, Solution, SolveError};
 use crate::table::TableError;
@@ -138,6 +138,14 @@ pub trait Units: Rules {
         for (tag, pos) in positions {
             self.for_each_parent(unit, &pos, |idx, parent| f(tag, idx, parent));
         }
+    }
+
+    /// The split of `unit` into parts that its in-unit moves never leave,
+    /// its positions numbered as the unit numbers them, if the game has one
+    /// (see [`TierParts`]).
+    fn parts(&self, unit: usize) -> Option<impl TierParts + '_> {
+        let _ = unit;
+        None::<std::convert::Infallible>
     }
 
     /// Figures about the solved `unit` that a store on disk keeps in its

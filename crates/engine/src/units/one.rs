@@ -4,7 +4,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{MAX_UNIT_LEN, Units};
-use crate::game::{DenseIndex, Expansion, Rules, TieredRetrograde};
+use crate::game::{DenseIndex, Expansion, Rules, TierParts, TieredRetrograde};
 use crate::retrograde::{Earlier, IN_THE_CACHES, Solution};
 use crate::value::Value;
 
@@ -100,6 +100,10 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
         f: impl FnMut(T, u64, G::Position),
     ) {
         self.game.for_each_parent_of_each(self.unit, positions, f);
+    }
+
+    fn parts(&self, _: usize) -> Option<impl TierParts + '_> {
+        self.game.parts(self.unit)
     }
 }
 

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use solved_engine::table::{Packed, TableKey};
 use solved_engine::units::{ForwardUnits, Unit, UnitSolver, Units, UnitsInMemory};
-use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
+use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, TierParts, Value, bits};
 
 use super::reds::Reflection;
 use super::units::{InHalf, NO_HALF};
@@ -232,6 +232,10 @@ impl Units for Dodgem {
         f: impl FnMut(T, u64, Position),
     ) {
         for_size!(usize::from(self.size), N => self.for_each_parent_of_each_on::<T, N>(positions, f));
+    }
+
+    fn parts(&self, unit: usize) -> Option<impl TierParts + '_> {
+        self.unit_index().parts(unit)
     }
 }
 

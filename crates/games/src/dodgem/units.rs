@@ -35,6 +35,8 @@
 //! file: a parent's Blue set is in the group of its position's, one digit
 //! apart (see [`ByRows`]).
 
+mod parts;
+
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -42,6 +44,7 @@ use solved_engine::units::Unit;
 
 use super::mirror::Transpose;
 use super::reds::{ByRows, Reds, Reflection};
+use self::parts::ClassTables;
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.
@@ -130,6 +133,8 @@ pub struct UnitIndex {
     /// Where each unit starts when the units are put one after another,
     /// and one more entry for the end.
     starts: Vec<u64>,
+    /// What splitting units into parts reads: made on first use.
+    class_tables: OnceLock<ClassTables>,
 }
 
 /// A half that does not exist: a key without positions, or a move that a
@@ -182,6 +187,7 @@ impl UnitIndex {
             unit_halves: Vec::new(),
             units: Vec::new(),
             starts: Vec::new(),
+            class_tables: OnceLock::new(),
         };
         index.list_classes();
         index.make_units();
