@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 
 use solved_engine::units::Units;
-use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, solve_naive};
+use solved_engine::{DenseIndex, Expansion, Plies, Silent, TierParts, TieredRetrograde, Value, audit, solve_naive};
 
 use super::*;
 
@@ -366,6 +366,46 @@ fn parents_by_units_are_exactly_the_in_unit_predecessors() {
             });
         }
     }
+}
+
+#[test]
+fn parts_hold_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
+    for_each_sampled_unit(|game, unit, info| {
+        let parts = Units::parts(game, unit).expect("up to 5x5, parts are small");
+        let mut part_of = vec![None; info.len as usize];
+        let mut position_in: Vec<Vec<Option<u64>>> =
+            parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
+        for (part, positions) in position_in.iter_mut().enumerate() {
+            parts.for_each_position(part, |slot, idx| {
+                assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
+                assert_eq!(positions[slot as usize].replace(idx), None, "slot {slot} twice");
+            });
+        }
+        let mut expected: HashMap<u64, Vec<u64>> = HashMap::new();
+        game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+            for m in game.legal_moves(&pos) {
+                let (to, child) = game.locate(&game.play_unchecked(&pos, m));
+                if to == unit {
+                    expected.entry(child).or_default().push(idx);
+                }
+            }
+        });
+        game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+            let (part, slot) = part_of[idx as usize].unwrap_or_else(|| panic!("{pos} is in no part"));
+            let mut parents = Vec::new();
+            parts.for_each_parent(part, slot, |parent| {
+                let at = position_in[part][parent as usize].unwrap_or_else(|| panic!("{pos}: an empty slot"));
+                // Terminal parents may be listed: their values are final.
+                if game.terminal_value(&game.unindex_in_unit(unit, at)).is_none() {
+                    parents.push(at);
+                }
+            });
+            parents.sort_unstable();
+            let mut expected = expected.remove(&idx).unwrap_or_default();
+            expected.sort_unstable();
+            assert_eq!(parents, expected, "{pos}");
+        });
+    });
 }
 
 #[test]
