@@ -38,10 +38,18 @@ pub(super) struct ClassTables {
     /// Where each run of sets with the same count per file starts, and one
     /// more entry for the end.
     components: Vec<Vec<u32>>,
-    /// Each set's sets one car step up or down away, by their place in the
-    /// class: those of set `i` are `steps[i]..steps[i + 1]` of `stepped`.
+    /// Each set's sets one car step up or down away: those of set `i`
+    /// are `steps[i]..steps[i + 1]` of `stepped`.
     steps: Vec<Vec<u32>>,
-    stepped: Vec<Vec<u32>>,
+    stepped: Vec<Vec<Step>>,
+}
+
+/// A set one car step away from another: its place in their class, and
+/// the one square it has that the other does not.
+#[derive(Copy, Clone, Debug)]
+struct Step {
+    set: u32,
+    square: u32,
 }
 
 impl ClassTables {
@@ -66,7 +74,8 @@ impl ClassTables {
                 for car in solved_engine::bits(set) {
                     let targets = [car.checked_sub(n), Some(car + n).filter(|&t| t < n * n)];
                     for target in targets.into_iter().flatten().filter(|&t| set & 1 << t == 0) {
-                        stepped.push(index.rank_blue(set & !(1 << car) | 1 << target));
+                        let other = set & !(1 << car) | 1 << target;
+                        stepped.push(Step { set: index.rank_blue(other), square: target });
                     }
                 }
                 steps.push(stepped.len() as u32);
@@ -190,10 +199,12 @@ impl TierParts for UnitParts<'_> {
         let red = self.tables.reflected[component.row_class][(component.rows.start + row) as usize];
         let class = component.column_class;
         let at = (component.columns.start + column) as usize;
-        let (blues, stepped) = (&self.index.classes[class], &self.tables.stepped[class]);
-        for &blue in &stepped[self.tables.steps[class][at] as usize..self.tables.steps[class][at + 1] as usize] {
-            if blues[blue as usize] & red == 0 {
-                f(component.mirror_first + (blue - component.columns.start) * rows + row);
+        let stepped = &self.tables.stepped[class];
+        for step in &stepped[self.tables.steps[class][at] as usize..self.tables.steps[class][at + 1] as usize] {
+            // The parent's Blue cars are this position's Red cars with one
+            // stepped back: Red's cars, which miss the others, must miss it.
+            if red >> step.square & 1 == 0 {
+                f(component.mirror_first + (step.set - component.columns.start) * rows + row);
             }
         }
     }
