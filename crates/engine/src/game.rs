@@ -153,8 +153,8 @@ pub trait TieredRetrograde: DenseIndex {
 
     /// The split of `tiers()[tier]` into parts that its in-tier moves never
     /// leave, if the game has one (see [`TierParts`]). The solver of a tier
-    /// alone, which solves units, then propagates part by part; the solve
-    /// of a whole game does not ask.
+    /// alone, which solves units, then solves part by part; the solve of a
+    /// whole game does not ask.
     fn parts(&self, tier: usize) -> Option<impl TierParts + '_> {
         let _ = tier;
         None::<std::convert::Infallible>
@@ -166,16 +166,20 @@ pub trait TieredRetrograde: DenseIndex {
 /// A part numbers its positions by *slots*, numbers below its slot count
 /// from which the game finds parents by arithmetic, where numbering
 /// positions in the tier takes ranking them. Some slots may hold no
-/// position. After seeding, the solver copies each part's cells into a
-/// table of its slots small enough for the caches, propagates there, and
-/// copies back what changed.
+/// position. The solver seeds and propagates one part at a time in a
+/// table of its slots small enough for the caches, and writes the tier's
+/// cells once, at the end.
 pub trait TierParts: Sync {
     /// How many slots each part has.
     fn slot_counts(&self) -> Vec<u32>;
 
-    /// Calls `f(slot, idx)` for every slot of `part` that holds a
-    /// position, `idx` being that position's index.
-    fn for_each_position(&self, part: usize, f: impl FnMut(u32, u64));
+    /// Expands every position of `part`, as
+    /// [`TieredRetrograde::expand_range`] does a range: pushes its children
+    /// in earlier tiers onto `children`, then calls
+    /// `f(slot, idx, expansion, children.len())`, `idx` being its index.
+    /// Positions whose indices follow one another should come one after
+    /// another: the solver writes such runs a word at a time.
+    fn expand(&self, part: usize, children: &mut Vec<u64>, f: impl FnMut(u32, u64, Expansion, usize));
 
     /// Calls `f(parent)` with the slot of every position of `part` that has
     /// a move to the position in `slot`, once per such move. Parents whose
@@ -190,7 +194,7 @@ impl TierParts for std::convert::Infallible {
         match *self {}
     }
 
-    fn for_each_position(&self, _: usize, _: impl FnMut(u32, u64)) {
+    fn expand(&self, _: usize, _: &mut Vec<u64>, _: impl FnMut(u32, u64, Expansion, usize)) {
         match *self {}
     }
 

@@ -539,6 +539,7 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
 ) -> Result<Solution, SolveError> {
     let len = game.position_count();
     let cells = Cells::<C>::zeroed(len);
+    let parts = game.parts(0);
     let solver = TierSolver::<_, _, _, SHARED> {
         game,
         bytes: &cells,
@@ -549,13 +550,16 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
         tier_number: 0,
         max_plies: AtomicU16::new(0),
         pending: Pending::new(&(0..len), chunk),
-        earlier_wins: Some(Cells::zeroed(len)),
+        // Parts keep their own.
+        earlier_wins: parts.is_none().then(|| Cells::zeroed(len)),
         step_dense_layers: true,
     };
-    solver.seed(progress)?;
-    match game.parts(0) {
-        Some(parts) => solver.propagate_by_parts(&parts, progress)?,
-        None => solver.propagate(progress, 0, &mut |_| Ok(()))?,
+    match parts {
+        Some(parts) => solver.solve_by_parts(&parts, progress)?,
+        None => {
+            solver.seed(progress)?;
+            solver.propagate(progress, 0, &mut |_| Ok(()))?;
+        }
     }
     solver.finish(progress);
     Ok(Solution::from_cells(cells, len))

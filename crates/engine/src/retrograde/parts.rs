@@ -1,48 +1,54 @@
-//! Propagation part by part, for a tier that splits into parts its moves
-//! never leave (see [`TierParts`]).
+//! A tier solved part by part, for a tier that splits into parts its
+//! moves never leave (see [`TierParts`]).
 //!
-//! Propagating through the whole tier numbers every parent by ranking it
-//! and updates its cell somewhere in a table of megabytes; in a part, a
-//! parent is a slot found by arithmetic and its cell sits in a table the
-//! caches hold. The rules are those of [`TierSolver::propagate`], layer by
-//! layer, so the values come out the same: a child lost in `d` plies makes
-//! its parents wins in `d + 1` unless they win sooner, and a parent whose
+//! Solving the whole tier numbers every parent by ranking it and updates
+//! its cell somewhere in a table of megabytes; in a part, a parent is a
+//! slot found by arithmetic and its cell sits in a table the caches hold.
+//! A part is seeded and propagated there, and its cells are written to the
+//! tier's once, at the end. The rules are those of
+//! [`TierSolver::seed`] and [`TierSolver::propagate`], layer by layer, so
+//! the values come out the same: a child lost in `d` plies makes its
+//! parents wins in `d + 1` unless they win sooner, and a parent whose
 //! every move is refuted loses one ply after its longest move.
 
 use rayon::prelude::*;
 
-use super::{Earlier, TierSolver, unpack};
+use super::{Earlier, Scratch, TierSolver, unpack};
 use crate::bytes::Cell;
-use crate::game::{TierParts, TieredRetrograde};
+use crate::game::{Expansion, TierParts, TieredRetrograde};
 use crate::progress::{Interrupted, Progress};
 use crate::retrograde::SolveError;
 use crate::value::{Plies, Value};
 
-/// One part's cells while it is propagated, reused from part to part.
-struct PartCells<C> {
+/// One part's cells while it is solved, and the buffers its seeding
+/// fills, reused from part to part.
+struct PartCells<P, C> {
     /// The cell of each slot; slots without a position keep a draw, which
     /// nothing reads.
     codes: Vec<C>,
-    /// The cell each slot was seeded with, to copy back only what changed.
-    seeded: Vec<C>,
-    /// Each slot's position index, `u64::MAX` for a slot without one.
-    positions: Vec<u64>,
     /// Each slot's longest move into an earlier tier, plus one (see
     /// [`TierSolver::earlier_wins`]).
     earlier_wins: Vec<C>,
+    /// The part's positions as it expanded them: slot, index, expansion
+    /// and the end of its children in `scratch.children`.
+    expanded: Vec<(u32, u64, Expansion, usize)>,
     /// The slots decided at each distance, not yet propagated. A slot may
     /// be listed at a distance it has since bettered: it is skipped there.
     layers: Vec<Vec<u32>>,
+    /// A run of cells with consecutive indices, written together.
+    run: Vec<C>,
+    scratch: Scratch<P, C>,
 }
 
-impl<C> Default for PartCells<C> {
+impl<P, C> Default for PartCells<P, C> {
     fn default() -> Self {
         PartCells {
             codes: Vec::new(),
-            seeded: Vec::new(),
-            positions: Vec::new(),
             earlier_wins: Vec::new(),
+            expanded: Vec::new(),
             layers: Vec::new(),
+            run: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 }
@@ -57,34 +63,35 @@ fn list(layers: &mut Vec<Vec<u32>>, slot: u32, plies: u16) {
 }
 
 impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
-    /// Propagates the seeded tier part by part, in parallel with `SHARED`.
-    pub(super) fn propagate_by_parts(&self, parts: &impl TierParts, progress: &dyn Progress) -> Result<(), SolveError> {
+    /// Seeds and propagates the tier part by part, in parallel with
+    /// `SHARED`. The tier's cells must be zero.
+    pub(super) fn solve_by_parts(&self, parts: &impl TierParts, progress: &dyn Progress) -> Result<(), SolveError> {
         let slot_counts = parts.slot_counts();
-        let propagate = |cells: &mut PartCells<C>, part: usize| {
+        let solve = |cells: &mut PartCells<G::Position, C>, part: usize| {
             if progress.should_stop() {
                 return Err(SolveError::Interrupted(Interrupted));
             }
-            let decided = self.propagate_part(parts, part, slot_counts[part], cells)?;
-            progress.advance(decided);
+            let done = self.solve_part(parts, part, slot_counts[part], cells)?;
+            progress.advance(done);
             Ok(())
         };
         if SHARED {
-            (0..slot_counts.len()).into_par_iter().try_for_each_init(PartCells::default, propagate)
+            (0..slot_counts.len()).into_par_iter().try_for_each_init(PartCells::default, solve)
         } else {
             let mut cells = PartCells::default();
-            (0..slot_counts.len()).try_for_each(|part| propagate(&mut cells, part))
+            (0..slot_counts.len()).try_for_each(|part| solve(&mut cells, part))
         }
     }
 
-    /// Propagates one part in `cells` and writes back the cells that
-    /// changed. Returns how many positions it propagated: every position
-    /// decided, seeded or not, once.
-    fn propagate_part(
+    /// Seeds one part, propagates it in `cells` and writes its cells.
+    /// Returns the progress made: each position once seeded and once more
+    /// if decided.
+    fn solve_part(
         &self,
         parts: &impl TierParts,
         part: usize,
         slots: u32,
-        cells: &mut PartCells<C>,
+        cells: &mut PartCells<G::Position, C>,
     ) -> Result<u64, SolveError> {
         let draw = C::truncate(0);
         let slots = slots as usize;
@@ -92,21 +99,30 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         cells.codes.resize(slots, draw);
         cells.earlier_wins.clear();
         cells.earlier_wins.resize(slots, draw);
-        cells.positions.clear();
-        cells.positions.resize(slots, u64::MAX);
         cells.layers.iter_mut().for_each(Vec::clear);
-        let earlier_wins = self.earlier_wins.as_ref().expect("a solve of one tier keeps its earlier wins");
-        parts.for_each_position(part, |slot, idx| {
-            let code = self.bytes.load(idx);
+        cells.expanded.clear();
+        cells.scratch.children.clear();
+        let (expanded, children) = (&mut cells.expanded, &mut cells.scratch.children);
+        parts.expand(part, children, |slot, idx, expansion, end| expanded.push((slot, idx, expansion, end)));
+        debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
+        self.earlier.touch(cells.scratch.children.iter().copied());
+        let mut first = 0;
+        for &(slot, idx, expansion, end) in &cells.expanded {
+            let earlier = self.earlier_children(&cells.scratch.children[first..end]);
+            first = end;
+            let longest_win = earlier.longest_win;
+            let code = self.seed_code(idx, expansion, earlier, &mut cells.scratch)?;
             let at = slot as usize;
-            (cells.codes[at], cells.earlier_wins[at], cells.positions[at]) = (code, earlier_wins.load(idx), idx);
-            if !self.codes.is_counter(code)
-                && let Some(plies) = unpack(code).plies()
-            {
+            cells.codes[at] = code;
+            if self.codes.is_counter(code) {
+                // A distance that reaches the counter codes overflows when
+                // the loss is settled.
+                let win = longest_win.map_or(0, |d| d + 1).min(self.codes.limit() + 1);
+                cells.earlier_wins[at] = C::truncate(u64::from(win));
+            } else if let Some(plies) = unpack(code).plies() {
                 list(&mut cells.layers, slot, plies.0);
             }
-        });
-        cells.seeded.clone_from(&cells.codes);
+        }
         let mut decided = 0;
         let mut longest = 0;
         let mut plies = 0;
@@ -163,12 +179,23 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             layers[usize::from(plies)] = layer;
             plies += 1;
         }
-        for ((&code, &seeded), &idx) in cells.codes.iter().zip(&cells.seeded).zip(&cells.positions) {
-            if code != seeded {
-                self.update(idx, |_| Some(code));
+        // A row of a part holds positions with consecutive indices: each
+        // run is ORed into the zero cells a word at a time.
+        let mut start = None;
+        for &(slot, idx, ..) in &cells.expanded {
+            if start.is_some_and(|start| start + cells.run.len() as u64 != idx) {
+                self.bytes.or_cells(start.take().expect("a run has a start"), &cells.run);
             }
+            if start.is_none() {
+                start = Some(idx);
+                cells.run.clear();
+            }
+            cells.run.push(cells.codes[slot as usize]);
+        }
+        if let Some(start) = start {
+            self.bytes.or_cells(start, &cells.run);
         }
         self.max_plies.fetch_max(longest, std::sync::atomic::Ordering::Relaxed);
-        Ok(decided)
+        Ok(cells.expanded.len() as u64 + decided)
     }
 }

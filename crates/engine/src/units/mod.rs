@@ -30,7 +30,7 @@ mod schedule;
 
 use std::sync::Arc;
 
-use crate::game::{Expansion, Rules, TierParts};
+use crate::game::{Expansion, Rules};
 use crate::progress::Progress;
 use crate::retrograde::{self, Sharing, Solution, SolveError};
 use crate::table::TableError;
@@ -56,6 +56,43 @@ pub struct Unit {
     pub len: u64,
     /// The units, all listed earlier, that moves out of this one lead to.
     pub depends_on: Vec<usize>,
+}
+
+/// A unit split into parts that its in-unit moves never leave: a
+/// [`TierParts`](crate::TierParts) whose positions are numbered as the unit numbers them,
+/// and whose children in other units are numbered as for
+/// [`Units::expand_range`].
+pub trait UnitParts: Sync {
+    /// As [`TierParts::slot_counts`](crate::TierParts::slot_counts).
+    fn slot_counts(&self) -> Vec<u32>;
+
+    /// As [`TierParts::expand`](crate::TierParts::expand), a child numbered `idx` in unit `to`
+    /// pushed as `first_number(to) + idx`.
+    fn expand(
+        &self,
+        part: usize,
+        children: &mut Vec<u64>,
+        first_number: impl Fn(usize) -> u64,
+        f: impl FnMut(u32, u64, Expansion, usize),
+    );
+
+    /// As [`TierParts::for_each_parent`](crate::TierParts::for_each_parent).
+    fn for_each_parent(&self, part: usize, slot: u32, f: impl FnMut(u32));
+}
+
+/// No parts: what a game without them gives.
+impl UnitParts for std::convert::Infallible {
+    fn slot_counts(&self) -> Vec<u32> {
+        match *self {}
+    }
+
+    fn expand(&self, _: usize, _: &mut Vec<u64>, _: impl Fn(usize) -> u64, _: impl FnMut(u32, u64, Expansion, usize)) {
+        match *self {}
+    }
+
+    fn for_each_parent(&self, _: usize, _: u32, _: impl FnMut(u32)) {
+        match *self {}
+    }
 }
 
 /// A game whose positions are split into units solved in order (see
@@ -141,9 +178,8 @@ pub trait Units: Rules {
     }
 
     /// The split of `unit` into parts that its in-unit moves never leave,
-    /// its positions numbered as the unit numbers them, if the game has one
-    /// (see [`TierParts`]).
-    fn parts(&self, unit: usize) -> Option<impl TierParts + '_> {
+    /// if the game has one (see [`UnitParts`]).
+    fn parts(&self, unit: usize) -> Option<impl UnitParts + '_> {
         let _ = unit;
         None::<std::convert::Infallible>
     }

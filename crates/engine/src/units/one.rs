@@ -3,7 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{MAX_UNIT_LEN, Units};
+use super::{MAX_UNIT_LEN, UnitParts, Units};
 use crate::game::{DenseIndex, Expansion, Rules, TierParts, TieredRetrograde};
 use crate::retrograde::{Earlier, IN_THE_CACHES, Solution};
 use crate::value::Value;
@@ -103,7 +103,29 @@ impl<G: Units> TieredRetrograde for OneUnit<'_, G> {
     }
 
     fn parts(&self, _: usize) -> Option<impl TierParts + '_> {
-        self.game.parts(self.unit)
+        self.game.parts(self.unit).map(|parts| PartsOfUnit { parts, unit: self })
+    }
+}
+
+/// A unit's parts as the solver of one tier sees them: children numbered
+/// as [`OneUnit`] numbers them.
+struct PartsOfUnit<'a, P, G> {
+    parts: P,
+    unit: &'a OneUnit<'a, G>,
+}
+
+impl<P: UnitParts, G: Units> TierParts for PartsOfUnit<'_, P, G> {
+    fn slot_counts(&self) -> Vec<u32> {
+        self.parts.slot_counts()
+    }
+
+    fn expand(&self, part: usize, children: &mut Vec<u64>, f: impl FnMut(u32, u64, Expansion, usize)) {
+        self.parts.expand(part, children, |unit| self.unit.first_number(unit), f);
+    }
+
+    #[inline]
+    fn for_each_parent(&self, part: usize, slot: u32, f: impl FnMut(u32)) {
+        self.parts.for_each_parent(part, slot, f);
     }
 }
 

@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 
-use solved_engine::units::Units;
-use solved_engine::{DenseIndex, Expansion, Plies, Silent, TierParts, TieredRetrograde, Value, audit, solve_naive};
+use solved_engine::units::{UnitParts, Units};
+use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, solve_naive};
 
 use super::*;
 
@@ -368,18 +368,32 @@ fn parents_by_units_are_exactly_the_in_unit_predecessors() {
     }
 }
 
+/// A unit's parts hold each of its positions once, expand it as it is
+/// expanded alone, and find exactly its parents within the unit.
 #[test]
-fn parts_hold_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
+fn parts_expand_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
     for_each_sampled_unit(|game, unit, info| {
         let parts = Units::parts(game, unit).expect("up to 5x5, parts are small");
         let mut part_of = vec![None; info.len as usize];
         let mut position_in: Vec<Vec<Option<u64>>> =
             parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
         for (part, positions) in position_in.iter_mut().enumerate() {
-            parts.for_each_position(part, |slot, idx| {
+            let (mut children, mut expanded) = (Vec::new(), Vec::new());
+            parts.expand(part, &mut children, |to| (to as u64) << 40, |slot, idx, expansion, end| {
+                expanded.push((slot, idx, expansion, end));
+            });
+            let mut first = 0;
+            for (slot, idx, expansion, end) in expanded {
                 assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
                 assert_eq!(positions[slot as usize].replace(idx), None, "slot {slot} twice");
-            });
+                let pos = game.unindex_in_unit(unit, idx);
+                let mut alone = Vec::new();
+                assert_eq!(Units::expand(game, unit, &pos, |to, at| alone.push(((to as u64) << 40) + at)), expansion);
+                let mut found = children[first..end].to_vec();
+                (alone.sort_unstable(), found.sort_unstable());
+                assert_eq!(found, alone, "{pos}");
+                first = end;
+            }
         }
         let mut expected: HashMap<u64, Vec<u64>> = HashMap::new();
         game.for_each_in_unit(unit, 0..info.len, |idx, pos| {

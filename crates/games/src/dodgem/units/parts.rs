@@ -1,5 +1,5 @@
 //! A unit split into parts that moves within it never leave, for the
-//! solver to propagate in (see [`TierParts`]).
+//! solver to solve one at a time (see [`UnitParts`]).
 //!
 //! The only move within a unit is a Blue car stepping up or down its file.
 //! It keeps how many cars Blue has on each file, and it keeps Red's cars,
@@ -20,12 +20,14 @@
 
 use std::ops::Range;
 
-use solved_engine::TierParts;
+#[cfg(doc)]
+use solved_engine::units::UnitParts;
 
-use super::{ByPlayer, NO_HALF, UnitIndex};
+use super::{ByPlayer, NO_HALF, Reflection, UnitIndex};
 
 /// Parts of more slots than this are not offered: a part's cells take
-/// eleven bytes a slot while it is propagated. The largest 5×5 part has
+/// two bytes a slot, or four, and its positions some thirty bytes each
+/// while it is solved. The largest 5×5 part has
 /// 781,250 slots; some 6×6 units have parts of a hundred million.
 const MAX_PART_SLOTS: u32 = 1 << 22;
 
@@ -110,7 +112,7 @@ impl Component {
 }
 
 /// A unit's parts: see the [module docs](self).
-pub(in super::super) struct UnitParts<'a> {
+pub(in super::super) struct Parts<'a> {
     index: &'a UnitIndex,
     tables: &'a ClassTables,
     /// Each part's one or two components.
@@ -120,7 +122,7 @@ pub(in super::super) struct UnitParts<'a> {
 impl UnitIndex {
     /// The parts of `unit`, unless one is too large to propagate in (see
     /// [`MAX_PART_SLOTS`]).
-    pub(in super::super) fn parts(&self, unit: usize) -> Option<UnitParts<'_>> {
+    pub(in super::super) fn parts(&self, unit: usize) -> Option<Parts<'_>> {
         let tables = self.class_tables.get_or_init(|| ClassTables::new(self));
         let [first, second] = self.unit_halves[unit];
         let key = self.halves[first as usize].key;
@@ -160,27 +162,41 @@ impl UnitIndex {
             }
         }
         let fits = parts.iter().all(|part| part.iter().map(Component::slots).sum::<u32>() <= MAX_PART_SLOTS);
-        fits.then_some(UnitParts { index: self, tables, parts })
+        fits.then_some(Parts { index: self, tables, parts })
     }
 }
 
-impl TierParts for UnitParts<'_> {
-    fn slot_counts(&self) -> Vec<u32> {
+impl Parts<'_> {
+    /// How many slots each part has.
+    pub(in super::super) fn slot_counts(&self) -> Vec<u32> {
         self.parts.iter().map(|part| part.iter().map(Component::slots).sum()).collect()
     }
 
-    fn for_each_position(&self, part: usize, mut f: impl FnMut(u32, u64)) {
+    /// Calls `f(slot, idx, cars, reflection)` for every position of `part`
+    /// on an `N`×`N` board, with its number in the unit and the
+    /// [`Reflection`] of its Red cars, in order of their numbers within a
+    /// row, Blue set after Blue set.
+    #[inline(always)]
+    pub(in super::super) fn for_each_position_on<const N: usize>(
+        &self,
+        part: usize,
+        mut f: impl FnMut(u32, u64, ByPlayer<u64>, &Reflection),
+    ) {
+        let units = self.index.of_size::<N>();
         for component in &self.parts[part] {
-            let blues = &self.index.classes[component.row_class][component.rows.start as usize..component.rows.end as usize];
+            let rows = component.rows.start as usize..component.rows.end as usize;
             let columns = component.columns.start as usize..component.columns.end as usize;
+            let blues = &self.index.classes[component.row_class][rows];
+            let reflected_reds = &self.index.classes[component.column_class][columns.clone()];
             let reds = &self.tables.reflected[component.column_class][columns];
             let mut slot = component.first;
             for &blue in blues {
                 let mut next = None;
-                for &red in reds {
+                for ((&red, &reflected), rank) in reds.iter().zip(reflected_reds).zip(component.columns.clone()) {
                     if blue & red == 0 {
-                        let idx = next.unwrap_or_else(|| self.index.locate(ByPlayer { blue, red }).1);
-                        f(slot, idx);
+                        let cars = ByPlayer { blue, red };
+                        let idx = next.unwrap_or_else(|| units.locate(cars).1);
+                        f(slot, idx, cars, &Reflection { cars: reflected, code: units.code(reflected), rank });
                         next = Some(idx + 1);
                     }
                     slot += 1;
@@ -189,8 +205,10 @@ impl TierParts for UnitParts<'_> {
         }
     }
 
-    #[inline]
-    fn for_each_parent(&self, part: usize, slot: u32, mut f: impl FnMut(u32)) {
+    /// Calls `f(parent)` with the slot of every position of `part` with a
+    /// move to the position in `slot`, once per move.
+    #[inline(always)]
+    pub(in super::super) fn for_each_parent(&self, part: usize, slot: u32, mut f: impl FnMut(u32)) {
         let part = &self.parts[part];
         let component = if slot < part[0].first + part[0].slots() { &part[0] } else { &part[1] };
         let (rows, columns) = (component.rows.len() as u32, component.columns.len() as u32);
