@@ -129,7 +129,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         let PartCells { codes, earlier_wins, layers, .. } = &mut *cells;
         while usize::from(plies) < layers.len() {
             let layer = std::mem::take(&mut layers[usize::from(plies)]);
-            let (win, loss) = (self.codes.value(Value::Win(Plies(plies)))?, self.codes.value(Value::Loss(Plies(plies)))?);
+            let (win, loss) =
+                (self.codes.value(Value::Win(Plies(plies)))?, self.codes.value(Value::Loss(Plies(plies)))?);
             // A distance past the cells' limit fails the solve, to be
             // solved again with wider cells.
             let next_win = self.codes.value(Value::Win(Plies(plies + 1))).ok();

@@ -379,9 +379,14 @@ fn parts_expand_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
             parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
         for (part, positions) in position_in.iter_mut().enumerate() {
             let (mut children, mut expanded) = (Vec::new(), Vec::new());
-            parts.expand(part, &mut children, |to| (to as u64) << 40, |slot, idx, expansion, end| {
-                expanded.push((slot, idx, expansion, end));
-            });
+            parts.expand(
+                part,
+                &mut children,
+                |to| (to as u64) << 40,
+                |slot, idx, expansion, end| {
+                    expanded.push((slot, idx, expansion, end));
+                },
+            );
             let mut first = 0;
             for (slot, idx, expansion, end) in expanded {
                 assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
@@ -390,7 +395,8 @@ fn parts_expand_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
                 let mut alone = Vec::new();
                 assert_eq!(Units::expand(game, unit, &pos, |to, at| alone.push(((to as u64) << 40) + at)), expansion);
                 let mut found = children[first..end].to_vec();
-                (alone.sort_unstable(), found.sort_unstable());
+                alone.sort_unstable();
+                found.sort_unstable();
                 assert_eq!(found, alone, "{pos}");
                 first = end;
             }

@@ -42,10 +42,10 @@ use std::sync::{Arc, OnceLock};
 
 use solved_engine::units::Unit;
 
-use super::mirror::Transpose;
-use super::reds::{ByRows, Reds, Reflection};
 use self::parts::ClassTables;
 pub(super) use self::parts::Parts;
+use super::mirror::Transpose;
+use super::reds::{ByRows, Reds, Reflection};
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.

@@ -58,8 +58,10 @@ impl ClassTables {
     pub(super) fn new(index: &UnitIndex) -> ClassTables {
         let n = index.n() as u32;
         let files: Vec<u64> = (0..n).map(|file| (0..n).fold(0, |mask, rank| mask | 1 << (rank * n + file))).collect();
-        let counts = |set: u64| files.iter().fold(0u64, |vector, &file| vector << 4 | u64::from((set & file).count_ones()));
-        let mut tables = ClassTables { reflected: Vec::new(), components: Vec::new(), steps: Vec::new(), stepped: Vec::new() };
+        let counts =
+            |set: u64| files.iter().fold(0u64, |vector, &file| vector << 4 | u64::from((set & file).count_ones()));
+        let mut tables =
+            ClassTables { reflected: Vec::new(), components: Vec::new(), steps: Vec::new(), stepped: Vec::new() };
         for class in &index.classes {
             tables.reflected.push(class.iter().map(|&set| index.transpose.apply(set)).collect());
             let mut starts: Vec<u32> = (0..class.len() as u32)
@@ -67,7 +69,9 @@ impl ClassTables {
                 .collect();
             starts.push(class.len() as u32);
             debug_assert!(
-                starts.windows(2).all(|w| (w[0]..w[1]).all(|i| counts(class[i as usize]) == counts(class[w[0] as usize]))),
+                starts
+                    .windows(2)
+                    .all(|w| (w[0]..w[1]).all(|i| counts(class[i as usize]) == counts(class[w[0] as usize]))),
                 "a class's sets come grouped by their counts per file"
             );
             tables.components.push(starts);
