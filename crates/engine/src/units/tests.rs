@@ -20,6 +20,8 @@ struct Toy {
     /// Whether phases follow each other in one long line, which makes
     /// games longer than one byte can count, rather than turn in a cycle.
     long: bool,
+    /// Whether a unit is offered as one part (see [`ToyPart`]).
+    parted: bool,
 }
 
 impl Toy {
@@ -140,16 +142,52 @@ impl Units for Toy {
             });
         }
     }
+
+    fn parts(&self, unit: usize) -> Option<impl UnitParts + '_> {
+        self.parted.then_some(ToyPart { toy: self, unit })
+    }
+}
+
+/// A toy's unit as one part, phase `p` in slot `2p + 1`: the even slots
+/// hold no position.
+struct ToyPart<'a> {
+    toy: &'a Toy,
+    unit: usize,
+}
+
+impl UnitParts for ToyPart<'_> {
+    fn slot_counts(&self) -> Vec<u32> {
+        vec![2 * self.toy.phases as u32]
+    }
+
+    fn expand(
+        &self,
+        _: usize,
+        children: &mut Vec<u64>,
+        first_number: impl Fn(usize) -> u64,
+        mut f: impl FnMut(u32, u64, Expansion, usize),
+    ) {
+        for p in 0..self.toy.phases {
+            let expansion =
+                self.toy.expand(self.unit, &(self.unit as u64, p), |to, at| children.push(first_number(to) + at));
+            f(2 * p as u32 + 1, p, expansion, children.len());
+        }
+    }
+
+    fn for_each_parent(&self, _: usize, slot: u32, mut f: impl FnMut(u32)) {
+        let pos = (self.unit as u64, u64::from(slot / 2));
+        self.toy.for_each_parent(self.unit, &pos, |p, _| f(2 * p as u32 + 1));
+    }
 }
 
 fn toy() -> Toy {
-    Toy { heaps: 40, phases: 3000, stride: 1, long: false }
+    Toy { heaps: 40, phases: 3000, stride: 1, long: false, parted: false }
 }
 
 /// Games of up to 310 plies: the first units fit a byte, the next
 /// overflow the solver's byte but not the stored one, the last need two.
 fn long_toy() -> Toy {
-    Toy { heaps: 6, phases: 64, stride: 1, long: true }
+    Toy { heaps: 6, phases: 64, stride: 1, long: true, parted: false }
 }
 
 fn key() -> TableKey {
@@ -175,9 +213,24 @@ fn units_give_the_naive_values_and_distances() {
     assert!(draws > 0 && draws < values.len() && longest.0 >= 5, "{draws} draws, longest {longest:?}");
 }
 
+/// Solved part by part, units give the values of the naive solver, and
+/// so do units whose distances need two bytes.
+#[test]
+fn units_solved_by_parts_give_the_naive_values() {
+    for toy in [toy(), long_toy()] {
+        let game = Toy { parted: true, ..toy };
+        let lens = vec![game.phases; game.heaps as usize];
+        let dir = tempfile::tempdir().unwrap();
+        let files = UnitFiles::new(dir.path(), key(), lens.clone());
+        UnitSolver::new(0).solve(&game, &files, &Silent).unwrap();
+        let loaded: Vec<Solution> = (0..lens.len()).map(|u| files.load(u, game.phases).unwrap()).collect();
+        assert_eq!(every_value(&loaded), solve_naive(&game), "long: {}", game.long);
+    }
+}
+
 #[test]
 fn small_units_solve_each_once_its_dependencies_are_and_resume() {
-    let game = Toy { heaps: 40, phases: 3000, stride: 3, long: false };
+    let game = Toy { heaps: 40, phases: 3000, stride: 3, long: false, parted: false };
     let naive = solve_naive(&game);
     let store = UnitsInMemory::new(&[3000; 40]);
     // Units 3 apart read each other: three at a time can be solved at once.
