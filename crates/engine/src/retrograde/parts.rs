@@ -32,9 +32,10 @@ struct PartCells<P, C> {
     /// The part's positions as it expanded them: slot, index, expansion
     /// and the end of its children in `scratch.children`.
     expanded: Vec<(u32, u64, Expansion, usize)>,
-    /// The slots decided at each distance, not yet propagated. A slot may
-    /// be listed at a distance it has since bettered: it is skipped there.
-    layers: Vec<Vec<u32>>,
+    /// The slots decided at each distance, not yet propagated: wins, then
+    /// losses. A slot may be listed at a distance it has since bettered:
+    /// it is skipped there.
+    layers: Vec<[Vec<u32>; 2]>,
     /// A run of cells with consecutive indices, written together.
     run: Vec<C>,
     scratch: Scratch<P, C>,
@@ -53,13 +54,21 @@ impl<P, C> Default for PartCells<P, C> {
     }
 }
 
-/// Lists `slot` as decided at `plies`.
-fn list(layers: &mut Vec<Vec<u32>>, slot: u32, plies: u16) {
+/// Lists `slot` as decided at `plies`, a win or a loss.
+fn list(layers: &mut Vec<[Vec<u32>; 2]>, slot: u32, plies: u16, wins: bool) {
     let plies = usize::from(plies);
     if layers.len() <= plies {
-        layers.resize_with(plies + 1, Vec::new);
+        layers.resize_with(plies + 1, Default::default);
     }
-    layers[plies].push(slot);
+    layers[plies][usize::from(!wins)].push(slot);
+}
+
+/// What telling the parents of one layer's positions reads and changes.
+struct Told<'a, C> {
+    plies: u16,
+    codes: &'a mut [C],
+    earlier_wins: &'a [C],
+    layers: &'a mut Vec<[Vec<u32>; 2]>,
 }
 
 impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
@@ -83,6 +92,97 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         }
     }
 
+    /// Refutes a move of each parent of the positions of `won`, which the
+    /// side to move wins in `told.plies`: a parent left without moves
+    /// loses. Returns how many of `won` still win in `told.plies`.
+    fn tell_parents_of_wins(
+        &self,
+        parts: &impl TierParts,
+        part: usize,
+        won: &[u32],
+        told: Told<'_, C>,
+    ) -> Result<u64, SolveError> {
+        let Told { plies, codes, earlier_wins, layers } = told;
+        let win = self.codes.value(Value::Win(Plies(plies)))?;
+        let mut overflow = None;
+        let mut found = 0;
+        for &slot in won {
+            if codes[slot as usize] != win {
+                continue;
+            }
+            found += 1;
+            parts.for_each_parent(part, slot, |parent| {
+                let cell = &mut codes[parent as usize];
+                if *cell != C::MAX {
+                    if self.codes.is_counter(*cell) {
+                        *cell = C::truncate((*cell).into() + 1);
+                    }
+                    return;
+                }
+                // Its last move refuted, it loses one ply after its longest
+                // move, which may leave the tier.
+                let after_earlier = earlier_wins[parent as usize].into() as u16;
+                let lost_in = (plies + 1).max(after_earlier);
+                match self.codes.value(Value::Loss(Plies(lost_in))) {
+                    Ok(lost) => {
+                        *cell = lost;
+                        list(layers, parent, lost_in, false);
+                    }
+                    Err(_) => overflow = Some(lost_in),
+                }
+            });
+        }
+        match overflow {
+            // Solved again with wider cells.
+            Some(plies) => Err(self.codes.too_long(plies)),
+            None => Ok(found),
+        }
+    }
+
+    /// Makes each parent of the positions of `lost`, which the side to
+    /// move loses in `told.plies`, a win one ply longer unless it wins
+    /// sooner. Returns how many of `lost` still lose in `told.plies`.
+    fn tell_parents_of_losses(
+        &self,
+        parts: &impl TierParts,
+        part: usize,
+        lost: &[u32],
+        told: Told<'_, C>,
+    ) -> Result<u64, SolveError> {
+        let Told { plies, codes, layers, .. } = told;
+        let loss = self.codes.value(Value::Loss(Plies(plies)))?;
+        let next_win = self.codes.value(Value::Win(Plies(plies + 1))).ok();
+        let mut overflow = false;
+        let mut found = 0;
+        for &slot in lost {
+            if codes[slot as usize] != loss {
+                continue;
+            }
+            found += 1;
+            parts.for_each_parent(part, slot, |parent| {
+                let cell = &mut codes[parent as usize];
+                // Wins are odd codes, shorter ones lower; every win fits
+                // below a win too long for the cells.
+                let wins_later = (*cell).into() % 2 == 1 && next_win.is_some_and(|win| *cell > win);
+                if !self.codes.is_counter(*cell) && !wins_later {
+                    return;
+                }
+                match next_win {
+                    Some(win) => {
+                        *cell = win;
+                        list(layers, parent, plies + 1, true);
+                    }
+                    None => overflow = true,
+                }
+            });
+        }
+        match overflow {
+            // Solved again with wider cells.
+            true => Err(self.codes.too_long(plies + 1)),
+            false => Ok(found),
+        }
+    }
+
     /// Seeds one part, propagates it in `cells` and writes its cells.
     /// Returns the progress made: each position once seeded and once more
     /// if decided.
@@ -99,7 +199,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         cells.codes.resize(slots, draw);
         cells.earlier_wins.clear();
         cells.earlier_wins.resize(slots, draw);
-        cells.layers.iter_mut().for_each(Vec::clear);
+        cells.layers.iter_mut().flatten().for_each(Vec::clear);
         cells.expanded.clear();
         cells.scratch.children.clear();
         let (expanded, children) = (&mut cells.expanded, &mut cells.scratch.children);
@@ -119,8 +219,12 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 // the loss is settled.
                 let win = longest_win.map_or(0, |d| d + 1).min(self.codes.limit() + 1);
                 cells.earlier_wins[at] = C::truncate(u64::from(win));
-            } else if let Some(plies) = unpack(code).plies() {
-                list(&mut cells.layers, slot, plies.0);
+            } else {
+                match unpack(code) {
+                    Value::Win(plies) => list(&mut cells.layers, slot, plies.0, true),
+                    Value::Loss(plies) => list(&mut cells.layers, slot, plies.0, false),
+                    Value::Draw => {}
+                }
             }
         }
         let mut decided = 0;
@@ -128,56 +232,15 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         let mut plies = 0;
         let PartCells { codes, earlier_wins, layers, .. } = &mut *cells;
         while usize::from(plies) < layers.len() {
-            let layer = std::mem::take(&mut layers[usize::from(plies)]);
-            let (win, loss) =
-                (self.codes.value(Value::Win(Plies(plies)))?, self.codes.value(Value::Loss(Plies(plies)))?);
-            // A distance past the cells' limit fails the solve, to be
-            // solved again with wider cells.
-            let next_win = self.codes.value(Value::Win(Plies(plies + 1))).ok();
-            let mut overflow = None;
-            for &slot in &layer {
-                let code = codes[slot as usize];
-                if code != win && code != loss {
-                    continue;
-                }
-                decided += 1;
-                longest = plies;
-                let child_wins = code == win;
-                parts.for_each_parent(part, slot, |parent| {
-                    let cell = &mut codes[parent as usize];
-                    let decision: (Option<C>, u16) = if child_wins {
-                        if *cell != C::MAX {
-                            if self.codes.is_counter(*cell) {
-                                *cell = C::truncate((*cell).into() + 1);
-                            }
-                            return;
-                        }
-                        // Its last move refuted, it loses one ply after its
-                        // longest move, which may leave the tier.
-                        let after_earlier = earlier_wins[parent as usize].into() as u16;
-                        let lost_in = (plies + 1).max(after_earlier);
-                        (self.codes.value(Value::Loss(Plies(lost_in))).ok(), lost_in)
-                    } else {
-                        // Wins are odd codes, shorter ones lower.
-                        let betters = |win: C| (*cell).into() % 2 == 1 && *cell > win;
-                        if !self.codes.is_counter(*cell) && !next_win.is_some_and(betters) {
-                            return;
-                        }
-                        (next_win, plies + 1)
-                    };
-                    match decision {
-                        (Some(code), plies) => {
-                            *cell = code;
-                            list(layers, parent, plies);
-                        }
-                        (None, too_long) => overflow = Some(too_long),
-                    }
-                });
+            let [wins, losses] = std::mem::take(&mut layers[usize::from(plies)]);
+            let told = Told { plies, codes: &mut *codes, earlier_wins, layers: &mut *layers };
+            let found = self.tell_parents_of_wins(parts, part, &wins, told)?;
+            let told = Told { plies, codes: &mut *codes, earlier_wins, layers: &mut *layers };
+            let found = found + self.tell_parents_of_losses(parts, part, &losses, told)?;
+            if found > 0 {
+                (decided, longest) = (decided + found, plies);
             }
-            if let Some(plies) = overflow {
-                return Err(self.codes.too_long(plies));
-            }
-            layers[usize::from(plies)] = layer;
+            layers[usize::from(plies)] = [wins, losses];
             plies += 1;
         }
         // A row of a part holds positions with consecutive indices: each
