@@ -1,7 +1,7 @@
-//! The layer kernel of a Dodgem solver by components, measured before it is
-//! built: what the propagation of one distance layer would cost on bit
-//! planes (see "Dodgem 5×5: what the solve does, counted" in
-//! `docs/benchmarks.md`).
+//! The layers of Dodgem's parts on bit planes, the candidate next step
+//! after the counters the solver propagates them with today: what one
+//! distance layer would cost (see "Dodgem 5×5: what the solve does,
+//! counted" and "Dodgem 5×5 solved part by part" in `docs/benchmarks.md`).
 //!
 //! A move within a unit keeps each side's count of cars per line (Blue's
 //! per file, Red's per rank), so a unit splits into components whose
