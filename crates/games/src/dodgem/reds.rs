@@ -252,6 +252,13 @@ impl Reds {
         usize::from(self.rank_weights[square as usize & 63])
     }
 
+    /// The first number of the placements of group `group` given the Blue
+    /// cars of `profile`, among those with their cars and rank sum.
+    #[inline(always)]
+    pub(super) fn group_start(&self, profile: usize, group: usize) -> u32 {
+        self.groups[profile * self.vectors.len() + group].0
+    }
+
     /// The number of the count vector with code `code`.
     #[inline(always)]
     pub(super) fn number_of_code(&self, code: usize) -> usize {

@@ -258,17 +258,8 @@ impl UnitParts for DodgemParts<'_> {
         mut f: impl FnMut(u32, u64, Expansion, usize),
     ) {
         let game = self.game;
-        for_size!(usize::from(game.size), N => {
-            let mut shared: Option<BlueMoves> = None;
-            self.parts.for_each_position_on::<N>(part, |slot, idx, cars, reflection| {
-                let moves = match &shared {
-                    Some(moves) if moves.blue == cars.blue => moves,
-                    _ => shared.insert(game.blue_moves::<N>(cars, &first_number)),
-                };
-                let expansion = game.expand_with::<N>(moves, cars, reflection, children);
-                f(slot, idx, expansion, children.len());
-            });
-        });
+        let terminal = |cars| game.terminal_value(&Position { size: game.size, cars, turn: Player::Blue });
+        for_size!(usize::from(game.size), N => self.parts.expand_on::<N>(part, children, &first_number, terminal, &mut f));
     }
 
     #[inline]

@@ -23,7 +23,9 @@ use std::ops::Range;
 #[cfg(doc)]
 use solved_engine::units::UnitParts;
 
-use super::{ByPlayer, NO_HALF, Reflection, UnitIndex};
+use solved_engine::{Expansion, Value};
+
+use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 
 /// Parts of more slots than this are not offered: a part's cells take
 /// two bytes a slot, or four, and its positions some thirty bytes each
@@ -44,6 +46,12 @@ pub(super) struct ClassTables {
     /// are `steps[i]..steps[i + 1]` of `stepped`.
     steps: Vec<Vec<u32>>,
     stepped: Vec<Vec<Step>>,
+    /// For each run of sets with the same counts per file, where its bits
+    /// start in `missing`, in words: each run starts a word.
+    run_words: Vec<Vec<u32>>,
+    /// For each square, a bit for each set that misses it, run after run:
+    /// square `s`'s words are `s * words..(s + 1) * words`.
+    missing: Vec<Vec<u64>>,
 }
 
 /// A set one car step away from another: its place in their class, and
@@ -60,8 +68,14 @@ impl ClassTables {
         let files: Vec<u64> = (0..n).map(|file| (0..n).fold(0, |mask, rank| mask | 1 << (rank * n + file))).collect();
         let counts =
             |set: u64| files.iter().fold(0u64, |vector, &file| vector << 4 | u64::from((set & file).count_ones()));
-        let mut tables =
-            ClassTables { reflected: Vec::new(), components: Vec::new(), steps: Vec::new(), stepped: Vec::new() };
+        let mut tables = ClassTables {
+            reflected: Vec::new(),
+            components: Vec::new(),
+            steps: Vec::new(),
+            stepped: Vec::new(),
+            run_words: Vec::new(),
+            missing: Vec::new(),
+        };
         for class in &index.classes {
             tables.reflected.push(class.iter().map(|&set| index.transpose.apply(set)).collect());
             let mut starts: Vec<u32> = (0..class.len() as u32)
@@ -74,6 +88,23 @@ impl ClassTables {
                     .all(|w| (w[0]..w[1]).all(|i| counts(class[i as usize]) == counts(class[w[0] as usize]))),
                 "a class's sets come grouped by their counts per file"
             );
+            let mut run_words = vec![0];
+            for run in starts.windows(2) {
+                run_words.push(run_words[run_words.len() - 1] + (run[1] - run[0]).div_ceil(64));
+            }
+            let words = run_words[run_words.len() - 1] as usize;
+            let mut missing = vec![0; (n * n) as usize * words];
+            for (run, bounds) in starts.windows(2).enumerate() {
+                for at in bounds[0]..bounds[1] {
+                    let (local, set) = (at - bounds[0], class[at as usize]);
+                    let word = (run_words[run] + local / 64) as usize;
+                    for square in (0..n * n).filter(|&square| set >> square & 1 == 0) {
+                        missing[square as usize * words + word] |= 1 << (local % 64);
+                    }
+                }
+            }
+            tables.run_words.push(run_words);
+            tables.missing.push(missing);
             tables.components.push(starts);
             let (mut steps, mut stepped) = (vec![0], Vec::new());
             for &set in class {
@@ -113,6 +144,44 @@ impl Component {
     fn slots(&self) -> u32 {
         self.rows.len() as u32 * self.columns.len() as u32
     }
+}
+
+/// How a component's children by one kind of move into an earlier unit
+/// are numbered there. For each column of the component (a Red set, which
+/// is the children's Blue set reflected), where those children's numbers
+/// start, and a bit for each set of the run the moved Blue sets fall in
+/// that can go with it, with how many are set before each word. A child is
+/// numbered by a popcount of that column's bits below its set: its Red
+/// cars given its Blue cars are numbered, within their run, in the order
+/// of the sets that miss Blue's squares, so no Horner step is needed.
+struct EarlierNumbers {
+    /// The run of the moved sets, as places in their class.
+    run: Range<u32>,
+    words: usize,
+    starts: Vec<u64>,
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl EarlierNumbers {
+    /// The number of the child by `m` of the position in `column`.
+    #[inline(always)]
+    fn number(&self, column: usize, m: &EarlierMove) -> u64 {
+        let at = column * self.words + m.word;
+        self.starts[column] + u64::from(self.before[at] + (self.bits[at] & m.below).count_ones())
+    }
+}
+
+/// A move of a row's Blue set into an earlier unit.
+struct EarlierMove {
+    /// The square the car moves to, which Red must leave free; none when
+    /// the car leaves.
+    target: u64,
+    /// Its kind (see [`Parts::expand_on`]).
+    kind: usize,
+    /// The word of the moved set's bit, and the bits below it there.
+    word: usize,
+    below: u64,
 }
 
 /// A unit's parts: see the [module docs](self).
@@ -176,37 +245,139 @@ impl Parts<'_> {
         self.parts.iter().map(|part| part.iter().map(Component::slots).sum()).collect()
     }
 
-    /// Calls `f(slot, idx, cars, reflection)` for every position of `part`
-    /// on an `N`×`N` board, with its number in the unit and the
-    /// [`Reflection`] of its Red cars, in order of their numbers within a
-    /// row, Blue set after Blue set.
-    #[inline(always)]
-    pub(in super::super) fn for_each_position_on<const N: usize>(
+    /// Expands every position of `part` on an `N`×`N` board, as
+    /// [`UnitParts::expand`] does, `terminal` giving the value of a
+    /// position whose game is over. Positions come row by row, in the
+    /// order of their numbers within a row.
+    ///
+    /// A child in an earlier unit is numbered by [`EarlierNumbers`]: its
+    /// Blue cars are this position's Red cars reflected, the same for a
+    /// column of the component, and its Red cars, this position's Blue
+    /// cars moved and reflected, fall in one run of sets for each kind of
+    /// move.
+    pub(in super::super) fn expand_on<const N: usize>(
         &self,
         part: usize,
-        mut f: impl FnMut(u32, u64, ByPlayer<u64>, &Reflection),
+        children: &mut Vec<u64>,
+        first_number: impl Fn(usize) -> u64,
+        terminal: impl Fn(ByPlayer<u64>) -> Option<Value>,
+        mut f: impl FnMut(u32, u64, Expansion, usize),
     ) {
-        let units = self.index.of_size::<N>();
+        let index = self.index;
+        let units = index.of_size::<N>();
+        let n = N as u32;
+        let board = (1u64 << (n * n)) - 1;
+        let mut moves: Vec<EarlierMove> = Vec::new();
         for component in &self.parts[part] {
+            let sums = index.max_sum + 1;
+            let (b, sx) = (component.row_class / sums, component.row_class % sums);
+            let (r, sy) = (component.column_class / sums, component.column_class % sums);
+            let key = Key { blue: b as u8, red: r as u8, blue_files: sx as u8, red_ranks: sy as u8 };
+            let half_moves = index.moves(index.half_of(key).expect("a component's key has its half"));
+            // By kind: a car moving forward from file `f` is kind `f`, a
+            // car leaving kind `N - 1`.
+            let mut numbers: [Option<EarlierNumbers>; N] = std::array::from_fn(|_| None);
             let rows = component.rows.start as usize..component.rows.end as usize;
             let columns = component.columns.start as usize..component.columns.end as usize;
-            let blues = &self.index.classes[component.row_class][rows];
-            let reflected_reds = &self.index.classes[component.column_class][columns.clone()];
             let reds = &self.tables.reflected[component.column_class][columns];
             let mut slot = component.first;
-            for &blue in blues {
+            for &blue in &index.classes[component.row_class][rows] {
+                let free = board & !blue;
+                let sideways = [(blue << n) & free, (blue >> n) & free];
+                moves.clear();
+                for car in solved_engine::bits(blue) {
+                    let file = car as usize % N;
+                    let (kind, target, half, class) = if file == N - 1 {
+                        (N - 1, None, half_moves.leaving, index.class_number(b - 1, sx + 1 - N))
+                    } else if blue >> (car + 1) & 1 == 0 {
+                        (file, Some(car + 1), half_moves.forward, index.class_number(b, sx + 1))
+                    } else {
+                        continue;
+                    };
+                    let moved = target.map_or(0, |t| 1 << t) | blue & !(1 << car);
+                    let numbers = numbers[kind].get_or_insert_with(|| {
+                        self.earlier_numbers::<N>(component, half as usize, class, moved, &first_number)
+                    });
+                    let at = index.rank_blue(moved) - numbers.run.start;
+                    debug_assert!(at < numbers.run.len() as u32, "a kind of move's sets are one run");
+                    let (word, bit) = (at as usize / 64, at % 64);
+                    moves.push(EarlierMove { target: target.map_or(0, |t| 1 << t), kind, word, below: (1 << bit) - 1 });
+                }
                 let mut next = None;
-                for ((&red, &reflected), rank) in reds.iter().zip(reflected_reds).zip(component.columns.clone()) {
-                    if blue & red == 0 {
-                        let cars = ByPlayer { blue, red };
-                        let idx = next.unwrap_or_else(|| units.locate(cars).1);
-                        f(slot, idx, cars, &Reflection { cars: reflected, code: units.code(reflected), rank });
-                        next = Some(idx + 1);
+                for (column, &red) in reds.iter().enumerate() {
+                    if blue & red != 0 {
+                        slot += 1;
+                        continue;
                     }
+                    let cars = ByPlayer { blue, red };
+                    let idx = next.unwrap_or_else(|| units.locate(cars).1);
+                    next = Some(idx + 1);
+                    let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
+                    let mut legal = moves.iter().filter(|m| m.target & red == 0).peekable();
+                    if red == 0 || in_tier == 0 && legal.peek().is_none() {
+                        if let Some(value) = terminal(cars) {
+                            f(slot, idx, Expansion::Terminal(value), children.len());
+                            slot += 1;
+                            continue;
+                        }
+                    }
+                    for m in legal {
+                        let numbers = numbers[m.kind].as_ref().expect("numbered when the move was found");
+                        children.push(numbers.number(column, m));
+                    }
+                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
                     slot += 1;
                 }
             }
         }
+    }
+
+    /// The [`EarlierNumbers`] of `component`'s children by one kind of
+    /// move, into `half` (of the board's halves), whose Red sets are those
+    /// of `class` reflected; `moved` is one child's Red set, unreflected.
+    fn earlier_numbers<const N: usize>(
+        &self,
+        component: &Component,
+        half: usize,
+        class: usize,
+        moved: u64,
+        first_number: &impl Fn(usize) -> u64,
+    ) -> EarlierNumbers {
+        let index = self.index;
+        let units = index.of_size::<N>();
+        let runs = &self.tables.components[class];
+        let at = index.rank_blue(moved);
+        let run_number = runs.partition_point(|&start| start <= at) - 1;
+        let run = runs[run_number]..runs[run_number + 1];
+        let words = run.len().div_ceil(64);
+        let first_word = self.tables.run_words[class][run_number] as usize;
+        let class_words = *self.tables.run_words[class].last().expect("a class has its end") as usize;
+        let missing = &self.tables.missing[class];
+        let half = &index.halves[half];
+        let (offsets, first) = (index.offsets(half), first_number(half.unit as usize) + half.start);
+        // Every child's Red cars have the counts of `moved` reflected.
+        let group = units.group(units.code(index.transpose.apply_on::<N>(moved)));
+        let tail = if run.len() % 64 == 0 { !0 } else { (1u64 << (run.len() % 64)) - 1 };
+        let mut numbers = EarlierNumbers { run, words, starts: Vec::new(), bits: Vec::new(), before: Vec::new() };
+        for column in component.columns.clone() {
+            // The children's Blue cars, and their reflection, which their
+            // Red sets (unreflected) must miss.
+            let blue = index.classes[component.column_class][column as usize];
+            let reflected = self.tables.reflected[component.column_class][column as usize];
+            let profile = units.group(units.code(blue));
+            numbers.starts.push(first + u64::from(offsets[column as usize] + index.reds.group_start(profile, group)));
+            let mut before = 0;
+            for word in 0..words {
+                let mut bits = if word + 1 == words { tail } else { !0 };
+                for square in solved_engine::bits(reflected) {
+                    bits &= missing[square as usize * class_words + first_word + word];
+                }
+                numbers.bits.push(bits);
+                numbers.before.push(before);
+                before += bits.count_ones();
+            }
+        }
+        numbers
     }
 
     /// Calls `f(parent)` with the slot of every position of `part` with a
