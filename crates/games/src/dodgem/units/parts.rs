@@ -17,6 +17,9 @@
 //! positions' numbers in the unit: within a row they follow one another,
 //! since Red's sets given Blue's are numbered by vector, then by the cars
 //! of each rank among its free squares, in the order of all its squares.
+//! For the same reason a child in an earlier unit is numbered by counting
+//! the sets before its own that go with its Blue cars (see
+//! [`EarlierNumbers`]).
 
 use std::ops::Range;
 
@@ -28,9 +31,9 @@ use solved_engine::{Expansion, Value};
 use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 
 /// Parts of more slots than this are not offered: a part's cells take
-/// two bytes a slot, or four, and its positions some thirty bytes each
-/// while it is solved. The largest 5×5 part has
-/// 781,250 slots; some 6×6 units have parts of a hundred million.
+/// two bytes a slot, or four, and its positions some fifty bytes each
+/// while it is solved. The largest 5×5 part has 781,250 slots; some 6×6
+/// units have parts of a hundred million.
 const MAX_PART_SLOTS: u32 = 1 << 22;
 
 /// What the parts read of each class of Blue sets (the sets of one
@@ -314,12 +317,12 @@ impl Parts<'_> {
                     next = Some(idx + 1);
                     let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
                     let mut legal = moves.iter().filter(|m| m.target & red == 0).peekable();
-                    if red == 0 || in_tier == 0 && legal.peek().is_none() {
-                        if let Some(value) = terminal(cars) {
-                            f(slot, idx, Expansion::Terminal(value), children.len());
-                            slot += 1;
-                            continue;
-                        }
+                    if (red == 0 || in_tier == 0 && legal.peek().is_none())
+                        && let Some(value) = terminal(cars)
+                    {
+                        f(slot, idx, Expansion::Terminal(value), children.len());
+                        slot += 1;
+                        continue;
                     }
                     for m in legal {
                         let numbers = numbers[m.kind].as_ref().expect("numbered when the move was found");
