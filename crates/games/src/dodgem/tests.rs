@@ -369,62 +369,76 @@ fn parents_by_units_are_exactly_the_in_unit_predecessors() {
 }
 
 /// A unit's parts hold each of its positions once, expand it as it is
-/// expanded alone, and find exactly its parents within the unit.
+/// expanded alone, and find exactly its parents within the unit: on the
+/// sampled units, and on 6×6 units small enough to check whole.
 #[test]
 fn parts_expand_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
     for_each_sampled_unit(|game, unit, info| {
         let parts = Units::parts(game, unit).expect("up to 5x5, parts are small");
-        let mut part_of = vec![None; info.len as usize];
-        let mut position_in: Vec<Vec<Option<u64>>> =
-            parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
-        for (part, positions) in position_in.iter_mut().enumerate() {
-            let (mut children, mut expanded) = (Vec::new(), Vec::new());
-            parts.expand(
-                part,
-                &mut children,
-                |to| (to as u64) << 40,
-                |slot, idx, expansion, end| {
-                    expanded.push((slot, idx, expansion, end));
-                },
-            );
-            let mut first = 0;
-            for (slot, idx, expansion, end) in expanded {
-                assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
-                assert_eq!(positions[slot as usize].replace(idx), None, "slot {slot} twice");
-                let pos = game.unindex_in_unit(unit, idx);
-                let mut alone = Vec::new();
-                assert_eq!(Units::expand(game, unit, &pos, |to, at| alone.push(((to as u64) << 40) + at)), expansion);
-                let mut found = children[first..end].to_vec();
-                alone.sort_unstable();
-                found.sort_unstable();
-                assert_eq!(found, alone, "{pos}");
-                first = end;
+        check_parts(game, unit, info, parts);
+    });
+    let game = game(6, Objective::Normal);
+    let small = game.unit_index().units().iter().enumerate().filter(|(_, info)| info.len <= 50_000);
+    let mut checked = 0;
+    for (unit, info) in small.step_by(97) {
+        check_parts(&game, unit, info, Units::parts(&game, unit).expect("a small unit's parts are small"));
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} 6x6 units checked");
+}
+
+/// Checks `parts`, those of `unit` (see the test above).
+fn check_parts(game: &Dodgem, unit: usize, info: &solved_engine::units::Unit, parts: impl UnitParts) {
+    let mut part_of = vec![None; info.len as usize];
+    let mut position_in: Vec<Vec<Option<u64>>> =
+        parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
+    for (part, positions) in position_in.iter_mut().enumerate() {
+        let (mut children, mut expanded) = (Vec::new(), Vec::new());
+        parts.expand(
+            part,
+            &mut children,
+            |to| (to as u64) << 40,
+            |slot, idx, expansion, end| {
+                expanded.push((slot, idx, expansion, end));
+            },
+        );
+        let mut first = 0;
+        for (slot, idx, expansion, end) in expanded {
+            assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
+            assert_eq!(positions[slot as usize].replace(idx), None, "slot {slot} twice");
+            let pos = game.unindex_in_unit(unit, idx);
+            let mut alone = Vec::new();
+            assert_eq!(Units::expand(game, unit, &pos, |to, at| alone.push(((to as u64) << 40) + at)), expansion);
+            let mut found = children[first..end].to_vec();
+            alone.sort_unstable();
+            found.sort_unstable();
+            assert_eq!(found, alone, "{pos}");
+            first = end;
+        }
+    }
+    let mut expected: HashMap<u64, Vec<u64>> = HashMap::new();
+    game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+        for m in game.legal_moves(&pos) {
+            let (to, child) = game.locate(&game.play_unchecked(&pos, m));
+            if to == unit {
+                expected.entry(child).or_default().push(idx);
             }
         }
-        let mut expected: HashMap<u64, Vec<u64>> = HashMap::new();
-        game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
-            for m in game.legal_moves(&pos) {
-                let (to, child) = game.locate(&game.play_unchecked(&pos, m));
-                if to == unit {
-                    expected.entry(child).or_default().push(idx);
-                }
+    });
+    game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
+        let (part, slot) = part_of[idx as usize].unwrap_or_else(|| panic!("{pos} is in no part"));
+        let mut parents = Vec::new();
+        parts.for_each_parent(part, slot, |parent| {
+            let at = position_in[part][parent as usize].unwrap_or_else(|| panic!("{pos}: an empty slot"));
+            // Terminal parents may be listed: their values are final.
+            if game.terminal_value(&game.unindex_in_unit(unit, at)).is_none() {
+                parents.push(at);
             }
         });
-        game.for_each_in_unit(unit, 0..info.len, |idx, pos| {
-            let (part, slot) = part_of[idx as usize].unwrap_or_else(|| panic!("{pos} is in no part"));
-            let mut parents = Vec::new();
-            parts.for_each_parent(part, slot, |parent| {
-                let at = position_in[part][parent as usize].unwrap_or_else(|| panic!("{pos}: an empty slot"));
-                // Terminal parents may be listed: their values are final.
-                if game.terminal_value(&game.unindex_in_unit(unit, at)).is_none() {
-                    parents.push(at);
-                }
-            });
-            parents.sort_unstable();
-            let mut expected = expected.remove(&idx).unwrap_or_default();
-            expected.sort_unstable();
-            assert_eq!(parents, expected, "{pos}");
-        });
+        parents.sort_unstable();
+        let mut expected = expected.remove(&idx).unwrap_or_default();
+        expected.sort_unstable();
+        assert_eq!(parents, expected, "{pos}");
     });
 }
 
