@@ -414,48 +414,34 @@ impl Dodgem {
         first_number: impl Fn(usize) -> u64,
         mut f: impl FnMut(u64, Expansion, usize),
     ) {
+        let index = self.unit_index();
+        let units = index.of_size::<N>();
         let mut shared: Option<BlueMoves> = None;
-        self.unit_index().for_each_on::<N>(unit, range, |idx, cars, reflection| {
+        index.for_each_on::<N>(unit, range, |idx, cars, reflection| {
             let moves = match &shared {
                 Some(moves) if moves.blue == cars.blue => moves,
                 _ => shared.insert(self.blue_moves::<N>(cars, &first_number)),
             };
-            let expansion = self.expand_with::<N>(moves, cars, reflection, children);
-            f(idx, expansion, children.len());
-        });
-    }
-
-    /// Expands the position `cars`, whose Blue cars' moves are `moves` and
-    /// whose Red cars' [`Reflection`] is `reflection`: pushes its children
-    /// in other units onto `children` (numbered as for
-    /// [`Units::expand_range`]).
-    #[inline(always)]
-    fn expand_with<const N: usize>(
-        &self,
-        moves: &BlueMoves,
-        cars: ByPlayer<u64>,
-        reflection: &Reflection,
-        children: &mut Vec<u64>,
-    ) -> Expansion {
-        let units = self.unit_index().of_size::<N>();
-        let in_tier = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
-        let legal = moves.earlier[..moves.moves].iter().filter(|m| m.target & cars.red == 0);
-        if cars.red == 0 || in_tier == 0 && legal.clone().next().is_none() {
-            let pos = Position { size: self.size, cars, turn: Player::Blue };
-            if let Some(value) = self.terminal_value(&pos) {
-                return Expansion::Terminal(value);
+            let in_tier = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
+            let legal = moves.earlier[..moves.moves].iter().filter(|m| m.target & cars.red == 0);
+            if cars.red == 0 || in_tier == 0 && legal.clone().next().is_none() {
+                let pos = Position { size: self.size, cars, turn: Player::Blue };
+                if let Some(value) = self.terminal_value(&pos) {
+                    f(idx, Expansion::Terminal(value), children.len());
+                    return;
+                }
             }
-        }
-        // Every child's Blue cars are Red's, reflected.
-        debug_assert_eq!(*reflection, units.reflection(cars.red));
-        let blue = units.blue_part(reflection.cars, reflection.code, reflection.rank);
-        let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
-        for m in legal {
-            let first = firsts[m.kind].expect("a move's kind has its half");
-            let (_, at) = units.locate_from(first, &blue, m.group, m.red);
-            children.push(moves.first_numbers[m.kind] + at);
-        }
-        Expansion::Moves { in_tier: in_tier as u8 }
+            // Every child's Blue cars are Red's, reflected.
+            debug_assert_eq!(*reflection, units.reflection(cars.red));
+            let blue = units.blue_part(reflection.cars, reflection.code, reflection.rank);
+            let firsts = moves.halves.each_ref().map(|half| half.as_ref().map(|h| h.first_with(&blue)));
+            for m in legal {
+                let first = firsts[m.kind].expect("a move's kind has its half");
+                let (_, at) = units.locate_from(first, &blue, m.group, m.red);
+                children.push(moves.first_numbers[m.kind] + at);
+            }
+            f(idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
+        });
     }
 
     /// The moves of `cars`'s Blue cars and what their children share (see
