@@ -807,6 +807,15 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         scratch.positions.push((idx, expansion, first..scratch.children.len()));
     }
 
+    /// The cell of [`earlier_wins`](Self::earlier_wins) of a position
+    /// seeded with `code`, whose longest move into an earlier tier wins in
+    /// `longest_win`. Kept for counters only: a distance that reaches the
+    /// counter codes overflows when the loss is settled.
+    fn earlier_win(&self, code: C, longest_win: Option<u16>) -> C {
+        let win = longest_win.filter(|_| self.codes.is_counter(code)).map_or(0, |d| d + 1);
+        C::truncate(u64::from(win.min(self.codes.limit() + 1)))
+    }
+
     fn earlier_children(&self, children: &[u64]) -> EarlierChildren {
         EarlierChildren::of(children.iter().map(|&c| self.earlier.load(c)))
     }
@@ -841,10 +850,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                     let longest_win = earlier.longest_win;
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
                     if self.earlier_wins.is_some() {
-                        // Kept for counters only: a distance that reaches
-                        // the counter codes overflows when it is settled.
-                        let win = longest_win.filter(|_| self.codes.is_counter(code)).map_or(0, |d| d + 1);
-                        scratch.earlier_wins.push(C::truncate(u64::from(win.min(self.codes.limit() + 1))));
+                        scratch.earlier_wins.push(self.earlier_win(code, longest_win));
                     }
                     if !self.codes.is_counter(code) {
                         let plies = unpack(code).plies().unwrap_or_default().0;

@@ -205,7 +205,6 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         let (expanded, children) = (&mut cells.expanded, &mut cells.scratch.children);
         parts.expand(part, children, |slot, idx, expansion, end| expanded.push((slot, idx, expansion, end)));
         debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
-        self.earlier.touch(cells.scratch.children.iter().copied());
         let mut first = 0;
         for &(slot, idx, expansion, end) in &cells.expanded {
             let earlier = self.earlier_children(&cells.scratch.children[first..end]);
@@ -213,13 +212,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             let longest_win = earlier.longest_win;
             let code = self.seed_code(idx, expansion, earlier, &mut cells.scratch)?;
             let at = slot as usize;
-            cells.codes[at] = code;
-            if self.codes.is_counter(code) {
-                // A distance that reaches the counter codes overflows when
-                // the loss is settled.
-                let win = longest_win.map_or(0, |d| d + 1).min(self.codes.limit() + 1);
-                cells.earlier_wins[at] = C::truncate(u64::from(win));
-            } else {
+            (cells.codes[at], cells.earlier_wins[at]) = (code, self.earlier_win(code, longest_win));
+            if !self.codes.is_counter(code) {
                 match unpack(code) {
                     Value::Win(plies) => list(&mut cells.layers, slot, plies.0, true),
                     Value::Loss(plies) => list(&mut cells.layers, slot, plies.0, false),
@@ -228,7 +222,6 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             }
         }
         let mut decided = 0;
-        let mut longest = 0;
         let mut plies = 0;
         let PartCells { codes, earlier_wins, layers, .. } = &mut *cells;
         while usize::from(plies) < layers.len() {
@@ -236,10 +229,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             let told = Told { plies, codes: &mut *codes, earlier_wins, layers: &mut *layers };
             let found = self.tell_parents_of_wins(parts, part, &wins, told)?;
             let told = Told { plies, codes: &mut *codes, earlier_wins, layers: &mut *layers };
-            let found = found + self.tell_parents_of_losses(parts, part, &losses, told)?;
-            if found > 0 {
-                (decided, longest) = (decided + found, plies);
-            }
+            decided += found + self.tell_parents_of_losses(parts, part, &losses, told)?;
             layers[usize::from(plies)] = [wins, losses];
             plies += 1;
         }
@@ -259,7 +249,6 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         if let Some(start) = start {
             self.bytes.or_cells(start, &cells.run);
         }
-        self.max_plies.fetch_max(longest, std::sync::atomic::Ordering::Relaxed);
         Ok(cells.expanded.len() as u64 + decided)
     }
 }
