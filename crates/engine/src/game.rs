@@ -174,12 +174,12 @@ pub trait TierParts: Sync {
     fn slot_counts(&self) -> Vec<u32>;
 
     /// Expands every position of `part`, as
-    /// [`TieredRetrograde::expand_range`] does a range: pushes its children
-    /// in earlier tiers onto `children`, then calls
-    /// `f(slot, idx, expansion, children.len())`, `idx` being its index.
-    /// Positions whose indices follow one another should come one after
-    /// another: the solver writes such runs a word at a time.
-    fn expand(&self, part: usize, children: &mut Vec<u64>, f: impl FnMut(u32, u64, Expansion, usize));
+    /// [`TieredRetrograde::expand_range`] does a range: calls
+    /// `f(slot, idx, expansion, children)`, `idx` being its index and
+    /// `children` its children in earlier tiers. Positions whose indices
+    /// follow one another should come one after another: the solver writes
+    /// such runs a word at a time.
+    fn expand(&self, part: usize, f: impl FnMut(u32, u64, Expansion, &[u64]));
 
     /// Calls `f(parent)` with the slot of every position of `part` that has
     /// a move to the position in `slot`, once per such move. Parents whose
@@ -194,7 +194,7 @@ impl TierParts for std::convert::Infallible {
         match *self {}
     }
 
-    fn expand(&self, _: usize, _: &mut Vec<u64>, _: impl FnMut(u32, u64, Expansion, usize)) {
+    fn expand(&self, _: usize, _: impl FnMut(u32, u64, Expansion, &[u64])) {
         match *self {}
     }
 

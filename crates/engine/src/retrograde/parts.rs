@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::{Earlier, Scratch, TierSolver, unpack};
 use crate::bytes::Cell;
-use crate::game::{Expansion, TierParts, TieredRetrograde};
+use crate::game::{TierParts, TieredRetrograde};
 use crate::progress::{Interrupted, Progress};
 use crate::retrograde::SolveError;
 use crate::value::{Plies, Value};
@@ -29,9 +29,11 @@ struct PartCells<P, C> {
     /// Each slot's longest move into an earlier tier, plus one (see
     /// [`TierSolver::earlier_wins`]).
     earlier_wins: Vec<C>,
-    /// The part's positions as it expanded them: slot, index, expansion
-    /// and the end of its children in `scratch.children`.
-    expanded: Vec<(u32, u64, Expansion, usize)>,
+    /// The part's slots with a position, as it expanded them.
+    slots: Vec<u32>,
+    /// The runs of `slots` whose positions' indices follow one another:
+    /// the first index and the run's length.
+    runs: Vec<(u64, u32)>,
     /// The slots decided at each distance, not yet propagated: wins, then
     /// losses. A slot may be listed at a distance it has since bettered:
     /// it is skipped there.
@@ -46,7 +48,8 @@ impl<P, C> Default for PartCells<P, C> {
         PartCells {
             codes: Vec::new(),
             earlier_wins: Vec::new(),
-            expanded: Vec::new(),
+            slots: Vec::new(),
+            runs: Vec::new(),
             layers: Vec::new(),
             run: Vec::new(),
             scratch: Scratch::default(),
@@ -194,36 +197,47 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         cells: &mut PartCells<G::Position, C>,
     ) -> Result<u64, SolveError> {
         let draw = C::truncate(0);
-        let slots = slots as usize;
-        cells.codes.clear();
-        cells.codes.resize(slots, draw);
-        cells.earlier_wins.clear();
-        cells.earlier_wins.resize(slots, draw);
-        cells.layers.iter_mut().flatten().for_each(Vec::clear);
-        cells.expanded.clear();
-        cells.scratch.children.clear();
-        let (expanded, children) = (&mut cells.expanded, &mut cells.scratch.children);
-        parts.expand(part, children, |slot, idx, expansion, end| expanded.push((slot, idx, expansion, end)));
-        debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
-        let mut first = 0;
-        for &(slot, idx, expansion, end) in &cells.expanded {
-            let earlier = self.earlier_children(&cells.scratch.children[first..end]);
-            first = end;
+        let PartCells { codes, earlier_wins, slots: expanded, runs, layers, run, scratch } = cells;
+        codes.clear();
+        codes.resize(slots as usize, draw);
+        earlier_wins.clear();
+        earlier_wins.resize(slots as usize, draw);
+        layers.iter_mut().flatten().for_each(Vec::clear);
+        expanded.clear();
+        runs.clear();
+        // Seeded as expanded, while the position's children are at hand.
+        let mut failed = None;
+        parts.expand(part, |slot, idx, expansion, children| {
+            debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
+            match runs.last_mut() {
+                Some((first, len)) if *first + u64::from(*len) == idx => *len += 1,
+                _ => runs.push((idx, 1)),
+            }
+            expanded.push(slot);
+            if failed.is_some() {
+                return;
+            }
+            let earlier = self.earlier_children(children);
             let longest_win = earlier.longest_win;
-            let code = self.seed_code(idx, expansion, earlier, &mut cells.scratch)?;
+            let code = match self.seed_code(idx, expansion, earlier, scratch) {
+                Ok(code) => code,
+                Err(error) => return failed = Some(error),
+            };
             let at = slot as usize;
-            (cells.codes[at], cells.earlier_wins[at]) = (code, self.earlier_win(code, longest_win));
+            (codes[at], earlier_wins[at]) = (code, self.earlier_win(code, longest_win));
             if !self.codes.is_counter(code) {
                 match unpack(code) {
-                    Value::Win(plies) => list(&mut cells.layers, slot, plies.0, true),
-                    Value::Loss(plies) => list(&mut cells.layers, slot, plies.0, false),
+                    Value::Win(plies) => list(layers, slot, plies.0, true),
+                    Value::Loss(plies) => list(layers, slot, plies.0, false),
                     Value::Draw => {}
                 }
             }
+        });
+        if let Some(error) = failed {
+            return Err(error);
         }
         let mut decided = 0;
         let mut plies = 0;
-        let PartCells { codes, earlier_wins, layers, .. } = &mut *cells;
         while usize::from(plies) < layers.len() {
             let [wins, losses] = std::mem::take(&mut layers[usize::from(plies)]);
             let told = Told { plies, codes: &mut *codes, earlier_wins, layers: &mut *layers };
@@ -233,22 +247,13 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             layers[usize::from(plies)] = [wins, losses];
             plies += 1;
         }
-        // A row of a part holds positions with consecutive indices: each
-        // run is ORed into the zero cells a word at a time.
-        let mut start = None;
-        for &(slot, idx, ..) in &cells.expanded {
-            if start.is_some_and(|start| start + cells.run.len() as u64 != idx) {
-                self.bytes.or_cells(start.take().expect("a run has a start"), &cells.run);
-            }
-            if start.is_none() {
-                start = Some(idx);
-                cells.run.clear();
-            }
-            cells.run.push(cells.codes[slot as usize]);
+        // Each run is ORed into the tier's zero cells a word at a time.
+        let mut slots = expanded.iter();
+        for &(first, len) in runs.iter() {
+            run.clear();
+            run.extend(slots.by_ref().take(len as usize).map(|&slot| codes[slot as usize]));
+            self.bytes.or_cells(first, run);
         }
-        if let Some(start) = start {
-            self.bytes.or_cells(start, &cells.run);
-        }
-        Ok(cells.expanded.len() as u64 + decided)
+        Ok(expanded.len() as u64 + decided)
     }
 }

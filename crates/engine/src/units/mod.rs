@@ -68,13 +68,7 @@ pub trait UnitParts: Sync {
 
     /// As [`TierParts::expand`](crate::TierParts::expand), a child numbered `idx` in unit `to`
     /// pushed as `first_number(to) + idx`.
-    fn expand(
-        &self,
-        part: usize,
-        children: &mut Vec<u64>,
-        first_number: impl Fn(usize) -> u64,
-        f: impl FnMut(u32, u64, Expansion, usize),
-    );
+    fn expand(&self, part: usize, first_number: impl Fn(usize) -> u64, f: impl FnMut(u32, u64, Expansion, &[u64]));
 
     /// As [`TierParts::for_each_parent`](crate::TierParts::for_each_parent).
     fn for_each_parent(&self, part: usize, slot: u32, f: impl FnMut(u32));
@@ -86,7 +80,7 @@ impl UnitParts for std::convert::Infallible {
         match *self {}
     }
 
-    fn expand(&self, _: usize, _: &mut Vec<u64>, _: impl Fn(usize) -> u64, _: impl FnMut(u32, u64, Expansion, usize)) {
+    fn expand(&self, _: usize, _: impl Fn(usize) -> u64, _: impl FnMut(u32, u64, Expansion, &[u64])) {
         match *self {}
     }
 

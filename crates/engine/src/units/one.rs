@@ -119,8 +119,8 @@ impl<P: UnitParts, G: Units> TierParts for PartsOfUnit<'_, P, G> {
         self.parts.slot_counts()
     }
 
-    fn expand(&self, part: usize, children: &mut Vec<u64>, f: impl FnMut(u32, u64, Expansion, usize)) {
-        self.parts.expand(part, children, |unit| self.unit.first_number(unit), f);
+    fn expand(&self, part: usize, f: impl FnMut(u32, u64, Expansion, &[u64])) {
+        self.parts.expand(part, |unit| self.unit.first_number(unit), f);
     }
 
     #[inline]

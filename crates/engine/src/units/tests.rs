@@ -160,17 +160,13 @@ impl UnitParts for ToyPart<'_> {
         vec![2 * self.toy.phases as u32]
     }
 
-    fn expand(
-        &self,
-        _: usize,
-        children: &mut Vec<u64>,
-        first_number: impl Fn(usize) -> u64,
-        mut f: impl FnMut(u32, u64, Expansion, usize),
-    ) {
+    fn expand(&self, _: usize, first_number: impl Fn(usize) -> u64, mut f: impl FnMut(u32, u64, Expansion, &[u64])) {
+        let mut children = Vec::new();
         for p in 0..self.toy.phases {
+            children.clear();
             let expansion =
                 self.toy.expand(self.unit, &(self.unit as u64, p), |to, at| children.push(first_number(to) + at));
-            f(2 * p as u32 + 1, p, expansion, children.len());
+            f(2 * p as u32 + 1, p, expansion, &children);
         }
     }
 

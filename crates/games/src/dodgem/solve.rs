@@ -250,16 +250,10 @@ impl UnitParts for DodgemParts<'_> {
         self.parts.slot_counts()
     }
 
-    fn expand(
-        &self,
-        part: usize,
-        children: &mut Vec<u64>,
-        first_number: impl Fn(usize) -> u64,
-        mut f: impl FnMut(u32, u64, Expansion, usize),
-    ) {
+    fn expand(&self, part: usize, first_number: impl Fn(usize) -> u64, mut f: impl FnMut(u32, u64, Expansion, &[u64])) {
         let game = self.game;
         let terminal = |cars| game.terminal_value(&Position { size: game.size, cars, turn: Player::Blue });
-        for_size!(usize::from(game.size), N => self.parts.expand_on::<N>(part, children, &first_number, terminal, &mut f));
+        for_size!(usize::from(game.size), N => self.parts.expand_on::<N>(part, &first_number, terminal, &mut f));
     }
 
     #[inline]

@@ -393,27 +393,23 @@ fn check_parts(game: &Dodgem, unit: usize, info: &solved_engine::units::Unit, pa
     let mut position_in: Vec<Vec<Option<u64>>> =
         parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
     for (part, positions) in position_in.iter_mut().enumerate() {
-        let (mut children, mut expanded) = (Vec::new(), Vec::new());
+        let mut expanded = Vec::new();
         parts.expand(
             part,
-            &mut children,
             |to| (to as u64) << 40,
-            |slot, idx, expansion, end| {
-                expanded.push((slot, idx, expansion, end));
+            |slot, idx, expansion, children| {
+                expanded.push((slot, idx, expansion, children.to_vec()));
             },
         );
-        let mut first = 0;
-        for (slot, idx, expansion, end) in expanded {
+        for (slot, idx, expansion, mut found) in expanded {
             assert_eq!(part_of[idx as usize].replace((part, slot)), None, "position {idx} twice");
             assert_eq!(positions[slot as usize].replace(idx), None, "slot {slot} twice");
             let pos = game.unindex_in_unit(unit, idx);
             let mut alone = Vec::new();
             assert_eq!(Units::expand(game, unit, &pos, |to, at| alone.push(((to as u64) << 40) + at)), expansion);
-            let mut found = children[first..end].to_vec();
             alone.sort_unstable();
             found.sort_unstable();
             assert_eq!(found, alone, "{pos}");
-            first = end;
         }
     }
     let mut expected: HashMap<u64, Vec<u64>> = HashMap::new();

@@ -261,10 +261,9 @@ impl Parts<'_> {
     pub(in super::super) fn expand_on<const N: usize>(
         &self,
         part: usize,
-        children: &mut Vec<u64>,
         first_number: impl Fn(usize) -> u64,
         terminal: impl Fn(ByPlayer<u64>) -> Option<Value>,
-        mut f: impl FnMut(u32, u64, Expansion, usize),
+        mut f: impl FnMut(u32, u64, Expansion, &[u64]),
     ) {
         let index = self.index;
         let units = index.of_size::<N>();
@@ -320,15 +319,20 @@ impl Parts<'_> {
                     if (red == 0 || in_tier == 0 && legal.peek().is_none())
                         && let Some(value) = terminal(cars)
                     {
-                        f(slot, idx, Expansion::Terminal(value), children.len());
+                        f(slot, idx, Expansion::Terminal(value), &[]);
                         slot += 1;
                         continue;
                     }
+                    // Each of Blue's fewer than `N` cars makes one such move
+                    // at most.
+                    let mut children = [0; N];
+                    let mut count = 0;
                     for m in legal {
                         let numbers = numbers[m.kind].as_ref().expect("numbered when the move was found");
-                        children.push(numbers.number(column, m));
+                        children[count] = numbers.number(column, m);
+                        count += 1;
                     }
-                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
+                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..count]);
                     slot += 1;
                 }
             }
