@@ -58,12 +58,20 @@ impl<P, C> Default for PartCells<P, C> {
 }
 
 /// Lists `slot` as decided at `plies`, a win or a loss.
+#[inline(always)]
 fn list(layers: &mut Vec<[Vec<u32>; 2]>, slot: u32, plies: u16, wins: bool) {
     let plies = usize::from(plies);
     if layers.len() <= plies {
-        layers.resize_with(plies + 1, Default::default);
+        add_layers(layers, plies);
     }
     layers[plies][usize::from(!wins)].push(slot);
+}
+
+/// Lists up to distance `plies`: rare, so kept out of [`list`]'s way.
+#[cold]
+#[inline(never)]
+fn add_layers(layers: &mut Vec<[Vec<u32>; 2]>, plies: usize) {
+    layers.resize_with(plies + 1, Default::default);
 }
 
 /// What telling the parents of one layer's positions reads and changes.
