@@ -151,27 +151,35 @@ impl Component {
 
 /// How a component's children by one kind of move into an earlier unit
 /// are numbered there. For each column of the component (a Red set, which
-/// is the children's Blue set reflected), where those children's numbers
-/// start, and a bit for each set of the run the moved Blue sets fall in
-/// that can go with it, with how many are set before each word. A child is
+/// is the children's Blue set reflected), a bit for each set of the run the
+/// moved Blue sets fall in that can go with it, a word at a time, with the
+/// number of the children whose sets come before the word. A child is
 /// numbered by a popcount of that column's bits below its set: its Red
 /// cars given its Blue cars are numbered, within their run, in the order
 /// of the sets that miss Blue's squares, so no Horner step is needed.
 struct EarlierNumbers {
     /// The run of the moved sets, as places in their class.
     run: Range<u32>,
-    words: usize,
-    starts: Vec<u64>,
-    bits: Vec<u64>,
-    before: Vec<u32>,
+    columns: usize,
+    /// Word by word, then column by column: a row's positions, read in
+    /// the order of their columns, read each kind's words in a row.
+    words: Vec<NumberedWord>,
+}
+
+/// A word of a column's bits in [`EarlierNumbers`], with the number of the
+/// child its lowest bit would give.
+#[derive(Copy, Clone)]
+struct NumberedWord {
+    bits: u64,
+    first: u64,
 }
 
 impl EarlierNumbers {
     /// The number of the child by `m` of the position in `column`.
     #[inline(always)]
     fn number(&self, column: usize, m: &EarlierMove) -> u64 {
-        let at = column * self.words + m.word;
-        self.starts[column] + u64::from(self.before[at] + (self.bits[at] & m.below).count_ones())
+        let word = self.words[m.word * self.columns + column];
+        word.first + u64::from((word.bits & m.below).count_ones())
     }
 }
 
@@ -365,23 +373,23 @@ impl Parts<'_> {
         // Every child's Red cars have the counts of `moved` reflected.
         let group = units.group(units.code(index.transpose.apply_on::<N>(moved)));
         let tail = if run.len() % 64 == 0 { !0 } else { (1u64 << (run.len() % 64)) - 1 };
-        let mut numbers = EarlierNumbers { run, words, starts: Vec::new(), bits: Vec::new(), before: Vec::new() };
-        for column in component.columns.clone() {
+        let columns = component.columns.len();
+        let empty = NumberedWord { bits: 0, first: 0 };
+        let mut numbers = EarlierNumbers { run, columns, words: vec![empty; words * columns] };
+        for (at, column) in component.columns.clone().enumerate() {
             // The children's Blue cars, and their reflection, which their
             // Red sets (unreflected) must miss.
             let blue = index.classes[component.column_class][column as usize];
             let reflected = self.tables.reflected[component.column_class][column as usize];
             let profile = units.group(units.code(blue));
-            numbers.starts.push(first + u64::from(offsets[column as usize] + index.reds.group_start(profile, group)));
-            let mut before = 0;
+            let mut first = first + u64::from(offsets[column as usize] + index.reds.group_start(profile, group));
             for word in 0..words {
                 let mut bits = if word + 1 == words { tail } else { !0 };
                 for square in solved_engine::bits(reflected) {
                     bits &= missing[square as usize * class_words + first_word + word];
                 }
-                numbers.bits.push(bits);
-                numbers.before.push(before);
-                before += bits.count_ones();
+                numbers.words[word * columns + at] = NumberedWord { bits, first };
+                first += u64::from(bits.count_ones());
             }
         }
         numbers
