@@ -31,8 +31,8 @@ use solved_engine::{Expansion, Value};
 use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 
 /// Parts of more slots than this are not offered: a part's cells take
-/// two bytes a slot, or four, and its positions some fifty bytes each
-/// while it is solved. The largest 5×5 part has 781,250 slots; some 6×6
+/// two bytes a slot, or four, and the solver lists each position's slot
+/// and each decision in four bytes more while it is solved. The largest 5×5 part has 781,250 slots; some 6×6
 /// units have parts of a hundred million.
 const MAX_PART_SLOTS: u32 = 1 << 22;
 
