@@ -67,7 +67,7 @@ pub trait UnitParts: Sync {
     fn slot_counts(&self) -> Vec<u32>;
 
     /// As [`TierParts::expand`](crate::TierParts::expand), a child numbered `idx` in unit `to`
-    /// pushed as `first_number(to) + idx`.
+    /// handed over as `first_number(to) + idx`.
     fn expand(&self, part: usize, first_number: impl Fn(usize) -> u64, f: impl FnMut(u32, u64, Expansion, &[u64]));
 
     /// As [`TierParts::for_each_parent`](crate::TierParts::for_each_parent).

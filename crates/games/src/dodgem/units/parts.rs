@@ -32,8 +32,9 @@ use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 
 /// Parts of more slots than this are not offered: a part's cells take
 /// two bytes a slot, or four, and the solver lists each position's slot
-/// and each decision in four bytes more while it is solved. The largest 5×5 part has 781,250 slots; some 6×6
-/// units have parts of a hundred million.
+/// and each decision in four bytes more while it is solved. The largest
+/// 5×5 part has 781,250 slots; some 6×6 units have parts of a hundred
+/// million.
 const MAX_PART_SLOTS: u32 = 1 << 22;
 
 /// What the parts read of each class of Blue sets (the sets of one
