@@ -30,8 +30,8 @@ struct PartCells<P, C> {
     /// [`TierSolver::earlier_wins`]).
     earlier_wins: Vec<C>,
     /// The part's slots with a position, as it expanded them.
-    slots: Vec<u32>,
-    /// The runs of `slots` whose positions' indices follow one another:
+    expanded: Vec<u32>,
+    /// The runs of `expanded` whose positions' indices follow one another:
     /// the first index and the run's length.
     runs: Vec<(u64, u32)>,
     /// The slots decided at each distance, not yet propagated: wins, then
@@ -48,7 +48,7 @@ impl<P, C> Default for PartCells<P, C> {
         PartCells {
             codes: Vec::new(),
             earlier_wins: Vec::new(),
-            slots: Vec::new(),
+            expanded: Vec::new(),
             runs: Vec::new(),
             layers: Vec::new(),
             run: Vec::new(),
@@ -205,7 +205,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         cells: &mut PartCells<G::Position, C>,
     ) -> Result<u64, SolveError> {
         let draw = C::truncate(0);
-        let PartCells { codes, earlier_wins, slots: expanded, runs, layers, run, scratch } = cells;
+        let PartCells { codes, earlier_wins, expanded, runs, layers, run, scratch } = cells;
         codes.clear();
         codes.resize(slots as usize, draw);
         earlier_wins.clear();
@@ -216,15 +216,15 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         // Seeded as expanded, while the position's children are at hand.
         let mut failed = None;
         parts.expand(part, |slot, idx, expansion, children| {
+            if failed.is_some() {
+                return;
+            }
             debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
             match runs.last_mut() {
                 Some((first, len)) if *first + u64::from(*len) == idx => *len += 1,
                 _ => runs.push((idx, 1)),
             }
             expanded.push(slot);
-            if failed.is_some() {
-                return;
-            }
             let earlier = self.earlier_children(children);
             let longest_win = earlier.longest_win;
             let code = match self.seed_code(idx, expansion, earlier, scratch) {
