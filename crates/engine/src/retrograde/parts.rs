@@ -125,9 +125,10 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             parts.for_each_parent(part, slot, |parent| {
                 let cell = &mut codes[parent as usize];
                 if *cell != C::MAX {
-                    if self.codes.is_counter(*cell) {
-                        *cell = C::truncate((*cell).into() + 1);
-                    }
+                    // A counter counts one move fewer, a decided cell stays:
+                    // without a branch, since parents of both kinds come in
+                    // no order a predictor could learn.
+                    *cell = C::truncate((*cell).into() + u64::from(self.codes.is_counter(*cell)));
                     return;
                 }
                 // Its last move refuted, it loses one ply after its longest

@@ -142,11 +142,33 @@ struct Component {
     /// The first slot of its mirror component, whose rows are its columns
     /// and whose columns its rows.
     mirror_first: u32,
+    /// What a slot's offset is multiplied by, for its row, rather than
+    /// divided (see [`Component::row_and_column`]).
+    by_columns: u64,
 }
 
 impl Component {
+    fn new(row_class: usize, rows: Range<u32>, column_class: usize, columns: Range<u32>) -> Component {
+        // m = ⌊2⁶³ / d⌋ + 1 is 2⁶³ / d plus e / d with 0 < e ≤ d, so x m / 2⁶³
+        // is x / d plus x e / (d 2⁶³). For x and d below 2³¹ that is less
+        // than 1 / d, too little to reach the next whole number: the floor
+        // is ⌊x / d⌋.
+        let by_columns = (1 << 63) / columns.len() as u64 + 1;
+        Component { row_class, rows, column_class, columns, first: 0, mirror_first: 0, by_columns }
+    }
+
     fn slots(&self) -> u32 {
         self.rows.len() as u32 * self.columns.len() as u32
+    }
+
+    /// The row and column of `slot`, a slot of this component: found by a
+    /// multiplication, since a division takes several times longer and
+    /// every parent told in a layer asks it.
+    #[inline(always)]
+    fn row_and_column(&self, slot: u32) -> (u32, u32) {
+        let offset = slot - self.first;
+        let row = ((u128::from(offset) * u128::from(self.by_columns)) >> 63) as u32;
+        (row, offset - row * self.columns.len() as u32)
     }
 }
 
@@ -167,6 +189,15 @@ struct EarlierNumbers {
     words: Vec<NumberedWord>,
 }
 
+impl EarlierNumbers {
+    /// The move to `target` (a bit, or none) whose moved set is at `at` in
+    /// the run.
+    fn earlier_move(&self, target: u64, at: u32) -> EarlierMove<'_> {
+        let first = at as usize / 64 * self.columns;
+        EarlierMove { target, words: &self.words[first..first + self.columns], below: (1 << (at % 64)) - 1 }
+    }
+}
+
 /// A word of a column's bits in [`EarlierNumbers`], with the number of the
 /// child its lowest bit would give.
 #[derive(Copy, Clone)]
@@ -175,25 +206,27 @@ struct NumberedWord {
     first: u64,
 }
 
-impl EarlierNumbers {
-    /// The number of the child by `m` of the position in `column`.
-    #[inline(always)]
-    fn number(&self, column: usize, m: &EarlierMove) -> u64 {
-        let word = self.words[m.word * self.columns + column];
-        word.first + u64::from((word.bits & m.below).count_ones())
-    }
-}
-
 /// A move of a row's Blue set into an earlier unit.
-struct EarlierMove {
+#[derive(Copy, Clone)]
+struct EarlierMove<'a> {
     /// The square the car moves to, which Red must leave free; none when
     /// the car leaves.
     target: u64,
-    /// Its kind (see [`Parts::expand_on`]).
-    kind: usize,
-    /// The word of the moved set's bit, and the bits below it there.
-    word: usize,
+    /// The words of the moved set's bit, one a column, in
+    /// [`EarlierNumbers`]: the row's children by this move are all
+    /// numbered from them.
+    words: &'a [NumberedWord],
+    /// The bits below the moved set's in its word.
     below: u64,
+}
+
+impl EarlierMove<'_> {
+    /// The number of the child by this move of the position in `column`.
+    #[inline(always)]
+    fn number(&self, column: usize) -> u64 {
+        let word = self.words[column];
+        word.first + u64::from((word.bits & self.below).count_ones())
+    }
 }
 
 /// A unit's parts: see the [module docs](self).
@@ -222,27 +255,13 @@ impl UnitIndex {
                 if second == NO_HALF && j < i {
                     continue;
                 }
-                let component = Component {
-                    row_class: blue_class,
-                    rows: rows.clone(),
-                    column_class: red_class,
-                    columns: columns.clone(),
-                    first: 0,
-                    mirror_first: 0,
-                };
+                let component = Component::new(blue_class, rows.clone(), red_class, columns.clone());
                 if second == NO_HALF && i == j {
                     parts.push(vec![component]);
                     continue;
                 }
                 let slots = component.slots();
-                let mirror = Component {
-                    row_class: red_class,
-                    rows: columns,
-                    column_class: blue_class,
-                    columns: rows.clone(),
-                    first: slots,
-                    mirror_first: 0,
-                };
+                let mirror = Component { first: slots, ..Component::new(red_class, columns, blue_class, rows.clone()) };
                 parts.push(vec![Component { mirror_first: slots, ..component }, mirror]);
             }
         }
@@ -278,7 +297,6 @@ impl Parts<'_> {
         let units = index.of_size::<N>();
         let n = N as u32;
         let board = (1u64 << (n * n)) - 1;
-        let mut moves: Vec<EarlierMove> = Vec::new();
         for component in &self.parts[part] {
             let sums = index.max_sum + 1;
             let (b, sx) = (component.row_class / sums, component.row_class % sums);
@@ -295,7 +313,10 @@ impl Parts<'_> {
             for &blue in &index.classes[component.row_class][rows] {
                 let free = board & !blue;
                 let sideways = [(blue << n) & free, (blue >> n) & free];
-                moves.clear();
+                // Each of Blue's fewer than `N` cars makes one such move at
+                // most: its kind, target and moved set's place in the run.
+                let mut found = [(0, 0, 0); N];
+                let mut count = 0;
                 for car in solved_engine::bits(blue) {
                     let file = car as usize % N;
                     let (kind, target, half, class) = if file == N - 1 {
@@ -311,9 +332,17 @@ impl Parts<'_> {
                     });
                     let at = index.rank_blue(moved) - numbers.run.start;
                     debug_assert!(at < numbers.run.len() as u32, "a kind of move's sets are one run");
-                    let (word, bit) = (at as usize / 64, at % 64);
-                    moves.push(EarlierMove { target: target.map_or(0, |t| 1 << t), kind, word, below: (1 << bit) - 1 });
+                    found[count] = (kind, target.map_or(0, |t| 1 << t), at);
+                    count += 1;
                 }
+                let moves: [EarlierMove; N] = std::array::from_fn(|i| {
+                    let (kind, target, at) = found[i];
+                    match numbers[kind].as_ref().filter(|_| i < count) {
+                        Some(numbers) => numbers.earlier_move(target, at),
+                        None => EarlierMove { target: 0, words: &[], below: 0 },
+                    }
+                });
+                let moves = &moves[..count];
                 let mut next = None;
                 for (column, &red) in reds.iter().enumerate() {
                     if blue & red != 0 {
@@ -324,24 +353,22 @@ impl Parts<'_> {
                     let idx = next.unwrap_or_else(|| units.locate(cars).1);
                     next = Some(idx + 1);
                     let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
-                    let mut legal = moves.iter().filter(|m| m.target & red == 0).peekable();
-                    if (red == 0 || in_tier == 0 && legal.peek().is_none())
+                    // Every move's number is found, and kept only if Red
+                    // leaves its target free: no branch to mispredict.
+                    let mut children = [0; N];
+                    let mut legal = 0;
+                    for m in moves {
+                        children[legal] = m.number(column);
+                        legal += usize::from(m.target & red == 0);
+                    }
+                    if (red == 0 || in_tier == 0 && legal == 0)
                         && let Some(value) = terminal(cars)
                     {
                         f(slot, idx, Expansion::Terminal(value), &[]);
                         slot += 1;
                         continue;
                     }
-                    // Each of Blue's fewer than `N` cars makes one such move
-                    // at most.
-                    let mut children = [0; N];
-                    let mut count = 0;
-                    for m in legal {
-                        let numbers = numbers[m.kind].as_ref().expect("numbered when the move was found");
-                        children[count] = numbers.number(column, m);
-                        count += 1;
-                    }
-                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..count]);
+                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..legal]);
                     slot += 1;
                 }
             }
@@ -402,8 +429,8 @@ impl Parts<'_> {
     pub(in super::super) fn for_each_parent(&self, part: usize, slot: u32, mut f: impl FnMut(u32)) {
         let part = &self.parts[part];
         let component = if slot < part[0].first + part[0].slots() { &part[0] } else { &part[1] };
-        let (rows, columns) = (component.rows.len() as u32, component.columns.len() as u32);
-        let (row, column) = ((slot - component.first) / columns, (slot - component.first) % columns);
+        let rows = component.rows.len() as u32;
+        let (row, column) = component.row_and_column(slot);
         // The parents' Red cars: this position's Blue cars, reflected.
         let red = self.tables.reflected[component.row_class][(component.rows.start + row) as usize];
         let class = component.column_class;
@@ -414,6 +441,27 @@ impl Parts<'_> {
             // stepped back: Red's cars, which miss the others, must miss it.
             if red >> step.square & 1 == 0 {
                 f(component.mirror_first + (step.set - component.columns.start) * rows + row);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slot_splits_into_row_and_column_as_by_division() {
+        for columns in (1..=70).chain([625, 4095, 4096, 4097, 1 << 22]) {
+            let component = Component { first: 5, ..Component::new(0, 0..1, 0, 0..columns) };
+            let offsets = (0..3 * columns).chain([MAX_PART_SLOTS - 1, u32::MAX / 2 - 5]);
+            for offset in offsets {
+                let slot = component.first + offset;
+                assert_eq!(
+                    component.row_and_column(slot),
+                    (offset / columns, offset % columns),
+                    "{offset} / {columns}"
+                );
             }
         }
     }
