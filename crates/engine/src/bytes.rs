@@ -97,17 +97,32 @@ impl<C: Cell> Cells<C> {
     }
 
     /// ORs `codes` into the cells from `start` on, which must be zero.
+    /// Words the codes fill are stored whole, built a word's codes at a
+    /// time: no other thread has a cell in them, so they need no locked
+    /// instruction, and a run's write-back costs a few instructions a cell.
     pub(crate) fn or_cells(&self, start: u64, codes: &[C]) {
-        let mut word_idx = start / C::LANES;
-        let mut word = 0;
-        for (idx, &code) in (start..).zip(codes) {
-            if idx / C::LANES != word_idx {
-                self.words[word_idx as usize].fetch_or(word, Relaxed);
-                (word_idx, word) = (idx / C::LANES, 0);
-            }
-            word |= code.into() << (u64::from(C::BITS) * (idx % C::LANES));
+        let lanes = C::LANES as usize;
+        let lead = ((lanes - (start % C::LANES) as usize) % lanes).min(codes.len());
+        let (head, rest) = codes.split_at(lead);
+        self.or_within_word(start, head);
+        let whole = rest.chunks_exact(lanes);
+        let tail = whole.remainder();
+        let first_whole = (start + lead as u64) / C::LANES;
+        for (word, chunk) in self.words[first_whole as usize..].iter().zip(whole) {
+            word.store(chunk.iter().rev().fold(0, |word, &code| word << C::BITS | code.into()), Relaxed);
         }
-        self.words[word_idx as usize].fetch_or(word, Relaxed);
+        self.or_within_word(start + (codes.len() - tail.len()) as u64, tail);
+    }
+
+    /// ORs `codes`, which all fall in the word of `start`, into it.
+    fn or_within_word(&self, start: u64, codes: &[C]) {
+        if codes.is_empty() {
+            return;
+        }
+        let word = (start..)
+            .zip(codes)
+            .fold(0, |word, (idx, &code)| word | code.into() << (u64::from(C::BITS) * (idx % C::LANES)));
+        self.words[(start / C::LANES) as usize].fetch_or(word, Relaxed);
     }
 
     /// Replaces the cell by `f(cell)` until `f` returns `None` or the swap
@@ -295,6 +310,32 @@ mod tests {
             found.clear();
             cells(&wide).for_each_equal(range, [2_100, 60_000], |idx, _| found.push(idx));
             proptest::prop_assert_eq!(&found, &expected);
+        }
+
+        #[test]
+        fn runs_ored_in_land_in_their_cells_and_nowhere_else(
+            codes in proptest::collection::vec(1u8..=255, 0..40),
+            start in 0u64..20,
+            before in 0u8..=255,
+        ) {
+            // Runs that start and end inside a word, cover words whole, or
+            // stay within one, beside cells already set.
+            let len = start + codes.len() as u64 + 9;
+            let mut values = vec![0u8; len as usize];
+            values[..start as usize].fill(before);
+            let cells = cells(&values);
+            cells.or_cells(start, &codes);
+            values[start as usize..][..codes.len()].copy_from_slice(&codes);
+            let wide_codes: Vec<u16> = codes.iter().map(|&c| u16::from(c) * 257).collect();
+            let mut wide_values: Vec<u16> = vec![0; len as usize];
+            wide_values[..start as usize].fill(u16::from(before) * 3);
+            let wide = self::cells(&wide_values);
+            wide.or_cells(start, &wide_codes);
+            wide_values[start as usize..][..codes.len()].copy_from_slice(&wide_codes);
+            for idx in 0..len {
+                proptest::prop_assert_eq!(cells.load(idx), values[idx as usize]);
+                proptest::prop_assert_eq!(wide.load(idx), wide_values[idx as usize]);
+            }
         }
 
         #[test]

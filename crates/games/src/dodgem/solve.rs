@@ -250,10 +250,12 @@ impl UnitParts for DodgemParts<'_> {
         self.parts.slot_counts()
     }
 
-    fn expand(&self, part: usize, first_number: impl Fn(usize) -> u64, mut f: impl FnMut(u32, u64, Expansion, &[u64])) {
+    fn expand(&self, part: usize, first_number: impl Fn(usize) -> u64, f: impl FnMut(u32, u64, Expansion, &[u64])) {
         let game = self.game;
         let terminal = |cars| game.terminal_value(&Position { size: game.size, cars, turn: Player::Blue });
-        for_size!(usize::from(game.size), N => self.parts.expand_on::<N>(part, &first_number, terminal, &mut f));
+        // `f` moves into its size's arm rather than being lent: called
+        // through a `&mut`, the solver's callback would not be inlined.
+        for_size!(usize::from(game.size), N => self.parts.expand_on::<N>(part, &first_number, terminal, f));
     }
 
     #[inline]

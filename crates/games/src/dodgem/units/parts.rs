@@ -428,7 +428,9 @@ impl Parts<'_> {
     #[inline(always)]
     pub(in super::super) fn for_each_parent(&self, part: usize, slot: u32, mut f: impl FnMut(u32)) {
         let part = &self.parts[part];
-        let component = if slot < part[0].first + part[0].slots() { &part[0] } else { &part[1] };
+        // The second component, if any, starts where the first ends.
+        let last = &part[part.len() - 1];
+        let component = if slot >= last.first { last } else { &part[0] };
         let rows = component.rows.len() as u32;
         let (row, column) = component.row_and_column(slot);
         // The parents' Red cars: this position's Blue cars, reflected.
