@@ -309,8 +309,23 @@ impl Parts<'_> {
             let rows = component.rows.start as usize..component.rows.end as usize;
             let columns = component.columns.start as usize..component.columns.end as usize;
             let reds = &self.tables.reflected[component.column_class][columns];
-            let mut slot = component.first;
-            for &blue in &index.classes[component.row_class][rows] {
+            // A row's positions are the columns whose Red cars miss Blue's:
+            // the sets of the columns' run that miss Blue's cars reflected,
+            // found a word at a time in the class's bits rather than by a
+            // test and a branch a slot.
+            let column_class = component.column_class;
+            let column_runs = &self.tables.components[column_class];
+            let run_number = column_runs.partition_point(|&start| start <= component.columns.start) - 1;
+            debug_assert_eq!(column_runs[run_number], component.columns.start, "a component's columns are a run");
+            let first_word = self.tables.run_words[column_class][run_number] as usize;
+            let class_words = *self.tables.run_words[column_class].last().expect("a class has its end") as usize;
+            let missing = &self.tables.missing[column_class];
+            let column_words = reds.len().div_ceil(64);
+            let tail = if reds.len() % 64 == 0 { !0 } else { (1u64 << (reds.len() % 64)) - 1 };
+            let blues = &index.classes[component.row_class][rows.clone()];
+            let blues_reflected = &self.tables.reflected[component.row_class][rows];
+            for (row, (&blue, &blue_reflected)) in blues.iter().zip(blues_reflected).enumerate() {
+                let row_first = component.first + row as u32 * reds.len() as u32;
                 let free = board & !blue;
                 let sideways = [(blue << n) & free, (blue >> n) & free];
                 // Each of Blue's fewer than `N` cars makes one such move at
@@ -344,32 +359,35 @@ impl Parts<'_> {
                 });
                 let moves = &moves[..count];
                 let mut next = None;
-                for (column, &red) in reds.iter().enumerate() {
-                    if blue & red != 0 {
-                        slot += 1;
-                        continue;
+                for word in 0..column_words {
+                    let mut free = if word + 1 == column_words { tail } else { !0 };
+                    for square in solved_engine::bits(blue_reflected) {
+                        free &= missing[square as usize * class_words + first_word + word];
                     }
-                    let cars = ByPlayer { blue, red };
-                    let idx = next.unwrap_or_else(|| units.locate(cars).1);
-                    next = Some(idx + 1);
-                    let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
-                    // Every move's number is found, and kept only if Red
-                    // leaves its target free: no branch to mispredict.
-                    let mut children = [0; N];
-                    let mut legal = 0;
-                    for m in moves {
-                        children[legal] = m.number(column);
-                        legal += usize::from(m.target & red == 0);
+                    for bit in solved_engine::bits(free) {
+                        let column = word * 64 + bit as usize;
+                        let (red, slot) = (reds[column], row_first + column as u32);
+                        debug_assert_eq!(blue & red, 0, "a column found free shares no square with its row");
+                        let cars = ByPlayer { blue, red };
+                        let idx = next.unwrap_or_else(|| units.locate(cars).1);
+                        next = Some(idx + 1);
+                        let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
+                        // Every move's number is found, and kept only if Red
+                        // leaves its target free: no branch to mispredict.
+                        let mut children = [0; N];
+                        let mut legal = 0;
+                        for m in moves {
+                            children[legal] = m.number(column);
+                            legal += usize::from(m.target & red == 0);
+                        }
+                        if (red == 0 || in_tier == 0 && legal == 0)
+                            && let Some(value) = terminal(cars)
+                        {
+                            f(slot, idx, Expansion::Terminal(value), &[]);
+                            continue;
+                        }
+                        f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..legal]);
                     }
-                    if (red == 0 || in_tier == 0 && legal == 0)
-                        && let Some(value) = terminal(cars)
-                    {
-                        f(slot, idx, Expansion::Terminal(value), &[]);
-                        slot += 1;
-                        continue;
-                    }
-                    f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..legal]);
-                    slot += 1;
                 }
             }
         }
