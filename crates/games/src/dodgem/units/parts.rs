@@ -321,7 +321,7 @@ impl Parts<'_> {
             let class_words = *self.tables.run_words[column_class].last().expect("a class has its end") as usize;
             let missing = &self.tables.missing[column_class];
             let column_words = reds.len().div_ceil(64);
-            let tail = if reds.len() % 64 == 0 { !0 } else { (1u64 << (reds.len() % 64)) - 1 };
+            let tail = if reds.len().is_multiple_of(64) { !0 } else { (1u64 << (reds.len() % 64)) - 1 };
             let blues = &index.classes[component.row_class][rows.clone()];
             let blues_reflected = &self.tables.reflected[component.row_class][rows];
             for (row, (&blue, &blue_reflected)) in blues.iter().zip(blues_reflected).enumerate() {
