@@ -574,6 +574,11 @@ fn solve_alone_in<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool>(
 #[derive(Copy, Clone, Debug)]
 struct Codes<C> {
     first_counter: u64,
+    /// The longest distance that fits, and how many counters there are:
+    /// kept rather than worked out, as seeding asks for them a position
+    /// at a time.
+    limit: u16,
+    counters: u16,
     cell: std::marker::PhantomData<C>,
 }
 
@@ -585,16 +590,18 @@ impl<C: Cell> Codes<C> {
         // Counters stay in the top half of the codes, where a scan finds
         // them by their high bit.
         assert!(counters < 128, "too many moves per position for one-byte counters");
-        Codes { first_counter: C::MAX.into() + 1 - counters, cell: std::marker::PhantomData }
+        let first_counter = C::MAX.into() + 1 - counters;
+        // Win d is 2d + 1 and loss d is 2d + 2; both must stay below the counters.
+        let limit = ((first_counter - 3) / 2) as u16;
+        Codes { first_counter, limit, counters: counters as u16, cell: std::marker::PhantomData }
     }
 
     fn counters(self) -> u16 {
-        (C::MAX.into() + 1 - self.first_counter) as u16
+        self.counters
     }
 
     fn limit(self) -> u16 {
-        // Win d is 2d + 1 and loss d is 2d + 2; both must stay below the counters.
-        ((self.first_counter - 3) / 2) as u16
+        self.limit
     }
 
     fn first_counter(self) -> C {
@@ -661,10 +668,11 @@ impl EarlierChildren {
                 any_draw = true;
             }
         }
-        let plies = |code| WideValue::from_code(code).unpack().plies().map(|plies| plies.0);
+        // Win d is 2d + 1 and loss d is 2d + 2 (see `WideValue::pack`).
+        let plies = |code: u16| (code - 1) / 2;
         EarlierChildren {
-            shortest_loss: if shortest_loss == u16::MAX { None } else { plies(shortest_loss) },
-            longest_win: if longest_win == 0 { None } else { plies(longest_win) },
+            shortest_loss: (shortest_loss != u16::MAX).then(|| plies(shortest_loss)),
+            longest_win: (longest_win != 0).then(|| plies(longest_win)),
             any_draw,
         }
     }
