@@ -229,12 +229,40 @@ impl EarlierMove<'_> {
     }
 }
 
+/// What finding the parents of a component's positions reads: the class
+/// tables cut to the component once, rather than looked up through them
+/// for every position decided.
+#[derive(Copy, Clone, Debug)]
+struct ParentTables<'a> {
+    /// Each row's Blue set reflected: the Red cars of its positions'
+    /// parents.
+    parent_reds: &'a [u64],
+    /// Where each column's steps start in `stepped`, and where the last
+    /// one's end.
+    steps: &'a [u32],
+    stepped: &'a [Step],
+}
+
+impl<'a> ParentTables<'a> {
+    fn new(tables: &'a ClassTables, component: &Component) -> ParentTables<'a> {
+        let Component { row_class, column_class, .. } = *component;
+        let (rows, columns) = (&component.rows, &component.columns);
+        ParentTables {
+            parent_reds: &tables.reflected[row_class][rows.start as usize..rows.end as usize],
+            steps: &tables.steps[column_class][columns.start as usize..=columns.end as usize],
+            stepped: &tables.stepped[column_class],
+        }
+    }
+}
+
 /// A unit's parts: see the [module docs](self).
 pub(in super::super) struct Parts<'a> {
     index: &'a UnitIndex,
     tables: &'a ClassTables,
     /// Each part's one or two components.
     parts: Vec<Vec<Component>>,
+    /// The [`ParentTables`] of each part's components.
+    parent_tables: Vec<Vec<ParentTables<'a>>>,
 }
 
 impl UnitIndex {
@@ -266,7 +294,11 @@ impl UnitIndex {
             }
         }
         let fits = parts.iter().all(|part| part.iter().map(Component::slots).sum::<u32>() <= MAX_PART_SLOTS);
-        fits.then_some(Parts { index: self, tables, parts })
+        let parent_tables = parts
+            .iter()
+            .map(|part| part.iter().map(|component| ParentTables::new(tables, component)).collect())
+            .collect();
+        fits.then_some(Parts { index: self, tables, parts, parent_tables })
     }
 }
 
@@ -445,18 +477,17 @@ impl Parts<'_> {
     /// move to the position in `slot`, once per move.
     #[inline(always)]
     pub(in super::super) fn for_each_parent(&self, part: usize, slot: u32, mut f: impl FnMut(u32)) {
-        let part = &self.parts[part];
+        let (components, parent_tables) = (&self.parts[part], &self.parent_tables[part]);
         // The second component, if any, starts where the first ends.
-        let last = &part[part.len() - 1];
-        let component = if slot >= last.first { last } else { &part[0] };
+        let last = components.len() - 1;
+        let which = if slot >= components[last].first { last } else { 0 };
+        let (component, tables) = (&components[which], &parent_tables[which]);
         let rows = component.rows.len() as u32;
         let (row, column) = component.row_and_column(slot);
         // The parents' Red cars: this position's Blue cars, reflected.
-        let red = self.tables.reflected[component.row_class][(component.rows.start + row) as usize];
-        let class = component.column_class;
-        let at = (component.columns.start + column) as usize;
-        let stepped = &self.tables.stepped[class];
-        for step in &stepped[self.tables.steps[class][at] as usize..self.tables.steps[class][at + 1] as usize] {
+        let red = tables.parent_reds[row as usize];
+        let column = column as usize;
+        for step in &tables.stepped[tables.steps[column] as usize..tables.steps[column + 1] as usize] {
             // The parent's Blue cars are this position's Red cars with one
             // stepped back: Red's cars, which miss the others, must miss it.
             if red >> step.square & 1 == 0 {
