@@ -293,12 +293,14 @@ impl UnitIndex {
                 parts.push(vec![Component { mirror_first: slots, ..component }, mirror]);
             }
         }
-        let fits = parts.iter().all(|part| part.iter().map(Component::slots).sum::<u32>() <= MAX_PART_SLOTS);
+        if parts.iter().any(|part| part.iter().map(Component::slots).sum::<u32>() > MAX_PART_SLOTS) {
+            return None;
+        }
         let parent_tables = parts
             .iter()
             .map(|part| part.iter().map(|component| ParentTables::new(tables, component)).collect())
             .collect();
-        fits.then_some(Parts { index: self, tables, parts, parent_tables })
+        Some(Parts { index: self, tables, parts, parent_tables })
     }
 }
 
