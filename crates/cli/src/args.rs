@@ -12,8 +12,9 @@ use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use solved_games::front::Game;
 use solved_games::params::{Field, Shape};
-use solved_games::registry::{GAMES, GameInfo, Kind, Operation};
+use solved_games::registry::{GameInfo, Operation, find};
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -34,7 +35,7 @@ pub enum Command {
         /// The operation.
         operation: Operation,
         /// The game.
-        kind: Kind,
+        game: &'static dyn Game,
         /// Each parameter given, by name, flags as `true`.
         pairs: Vec<(String, String)>,
         /// Print the result as JSON.
@@ -59,7 +60,7 @@ pub enum Command {
     /// One timed solve in this process, for `bench`.
     BenchRun {
         /// The game.
-        kind: Kind,
+        game: &'static dyn Game,
         /// Its parameters.
         pairs: Vec<(String, String)>,
     },
@@ -73,8 +74,9 @@ fn prints_result(operation: Operation) -> bool {
     operation != Operation::Play
 }
 
-/// The whole command line.
-pub fn command() -> clap::Command {
+/// The whole command line, with a subcommand for each operation of each
+/// of `games`.
+pub fn command(games: &[&'static dyn Game]) -> clap::Command {
     let mut root = clap::Command::new("solved")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Strongly solve small board games, and play and study them against perfect play")
@@ -99,7 +101,7 @@ pub fn command() -> clap::Command {
         );
     for operation in Operation::ALL {
         let mut sub = clap::Command::new(operation.name()).about(operation.about()).subcommand_required(true);
-        for game in GAMES {
+        for game in games.iter().map(|g| g.info()) {
             let Some(supported) = game.operation(operation) else { continue };
             let mut game_command = game_command(game, supported.about, supported.fields);
             if prints_result(operation) {
@@ -142,7 +144,7 @@ pub fn command() -> clap::Command {
         );
     let mut bench_run =
         clap::Command::new(BENCH_RUN).about("One timed solve in this process (used by bench)").hide(true);
-    for game in GAMES.iter().filter(|g| g.operation(Operation::Bench).is_some()) {
+    for game in games.iter().map(|g| g.info()).filter(|g| g.operation(Operation::Bench).is_some()) {
         bench_run = bench_run.subcommand(game_command(game, game.name, game.fields));
     }
     root.subcommand(serve).subcommand(bench_run.subcommand_required(true))
@@ -189,8 +191,11 @@ fn arg_of(field: &Field) -> Arg {
 /// # Errors
 ///
 /// clap's error for a command line it does not take.
-pub fn parse_from(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Result<Invocation, clap::Error> {
-    let matches = command().try_get_matches_from(args)?;
+pub fn parse_from(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    games: &[&'static dyn Game],
+) -> Result<Invocation, clap::Error> {
+    let matches = command(games).try_get_matches_from(args)?;
     let (name, sub) = matches.subcommand().expect("a subcommand is required");
     let (id, leaf) = match sub.subcommand() {
         Some(game) => game,
@@ -209,15 +214,15 @@ pub fn parse_from(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -
             json: leaf.get_flag("json"),
         },
         BENCH_RUN => {
-            let kind = Kind::from_id(id).expect("clap knows only registered games");
-            Command::BenchRun { kind, pairs: pairs(leaf, kind.info().fields) }
+            let game = find(games, id).expect("clap knows only registered games");
+            Command::BenchRun { game, pairs: pairs(leaf, game.info().fields) }
         }
         _ => {
             let operation = Operation::ALL.into_iter().find(|o| o.name() == name).expect("clap knows only operations");
-            let kind = Kind::from_id(id).expect("clap knows only registered games");
-            let fields = kind.info().operation(operation).expect("clap offers only supported operations").fields;
+            let game = find(games, id).expect("clap knows only registered games");
+            let fields = game.info().operation(operation).expect("clap offers only supported operations").fields;
             let json = prints_result(operation) && leaf.get_flag("json");
-            Command::Game { operation, kind, pairs: pairs(leaf, fields), json }
+            Command::Game { operation, game, pairs: pairs(leaf, fields), json }
         }
     };
     Ok(Invocation { data_dir, threads, command })
@@ -243,37 +248,39 @@ fn pairs(matches: &ArgMatches, fields: &[Field]) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    use solved_games::params::arguments;
     use solved_games::params::{NoFiles, Params};
-    use solved_games::registry::{Game, arguments};
+    use solved_games::registry::GAMES;
 
     use super::*;
 
     #[test]
     fn the_command_line_is_well_formed() {
-        command().debug_assert();
+        command(GAMES).debug_assert();
     }
 
     #[test]
     fn bench_arguments_round_trip_through_the_command_line() {
-        let cases: [(Kind, &[(&str, &str)]); 5] = [
-            (Kind::Dodgem, &[("size", "5")]),
-            (Kind::Dodgem, &[("size", "4"), ("misere", "true")]),
-            (Kind::DotsAndBoxes, &[("rows", "3"), ("cols", "5"), ("variant", "icelandic")]),
-            (Kind::DotsAndBoxes, &[("rows", "1"), ("cols", "2")]),
-            (Kind::TicTacChec, &[("pawn", "outbound")]),
+        let cases: [(&str, &[(&str, &str)]); 5] = [
+            ("dodgem", &[("size", "5")]),
+            ("dodgem", &[("size", "4"), ("misere", "true")]),
+            ("dots-and-boxes", &[("rows", "3"), ("cols", "5"), ("variant", "icelandic")]),
+            ("dots-and-boxes", &[("rows", "1"), ("cols", "2")]),
+            ("tic-tac-chec", &[("pawn", "outbound")]),
         ];
-        for (kind, given) in cases {
-            let fields = kind.info().fields;
+        for (id, given) in cases {
+            let game = find(GAMES, id).unwrap();
+            let fields = game.info().fields;
             let pairs = given.iter().map(|(n, v)| (n.to_string(), v.to_string()));
-            let game = Game::resolve(kind, &Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
-            let mut line = vec!["solved".to_string(), BENCH_RUN.into(), kind.info().id.into()];
-            line.extend(arguments(fields, &game.to_params()));
-            let Command::BenchRun { kind: parsed, pairs } = parse_from(&line).unwrap().command else {
+            let board = game.board(&Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
+            let mut line = vec!["solved".to_string(), BENCH_RUN.into(), id.into()];
+            line.extend(arguments(fields, &board));
+            let Command::BenchRun { game: parsed, pairs } = parse_from(&line, GAMES).unwrap().command else {
                 panic!("{line:?} is not a bench run");
             };
-            assert_eq!(parsed, kind);
-            let again = Game::resolve(kind, &Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
-            assert_eq!(again.to_params(), game.to_params(), "{line:?}");
+            assert_eq!(parsed.info().id, id);
+            let again = game.board(&Params::new(pairs, fields, &NoFiles).unwrap()).unwrap();
+            assert_eq!(again, board, "{line:?}");
         }
     }
 }

@@ -1,27 +1,11 @@
-//! The `solved` command line: parse, run, report.
+//! The `solved` command line, with every game of the registry.
 
 #![forbid(unsafe_code)]
 
-mod args;
-mod commands;
-mod config;
-#[cfg(feature = "mpi")]
-mod distributed;
-mod files;
-mod json;
-mod output;
-mod progress;
-mod text;
-
 use std::process::ExitCode;
 
+use solved_games::registry::GAMES;
+
 fn main() -> ExitCode {
-    let invocation = match args::parse_from(std::env::args_os()) {
-        Ok(invocation) => invocation,
-        Err(err) => return config::report_usage_error(err),
-    };
-    match commands::run(invocation) {
-        Ok(code) => code,
-        Err(err) => config::exit(&err),
-    }
+    solved_cli::main(std::env::args_os(), GAMES, &mut std::io::stdin().lock(), &mut std::io::stdout())
 }

@@ -1,4 +1,4 @@
-//! Results on stdout: written whole, a closed pipe ending the command
+//! Results on the output: written whole, a closed pipe ending the command
 //! quietly and any other failure to write being an error.
 
 use std::io::{self, Write};
@@ -6,26 +6,25 @@ use std::io::{self, Write};
 use anyhow::Context;
 use serde::Serialize;
 
-/// Writes `text` to stdout and flushes it.
+/// Writes `text` to `output` and flushes it.
 ///
 /// # Errors
 ///
 /// The write's error, with context; [`is_closed_pipe`] tells a reader that
 /// went away (`solved … | head`) from a real failure.
-pub fn print(text: &str) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write the output")
+pub fn print(output: &mut dyn Write, text: &str) -> anyhow::Result<()> {
+    output.write_all(text.as_bytes()).and_then(|()| output.flush()).context("cannot write the output")
 }
 
-/// Writes `value` to stdout as pretty JSON, on a line of its own.
+/// Writes `value` to `output` as pretty JSON, on a line of its own.
 ///
 /// # Errors
 ///
 /// As for [`print()`].
-pub fn json(value: &impl Serialize) -> anyhow::Result<()> {
+pub fn json(output: &mut dyn Write, value: &(impl Serialize + ?Sized)) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value).context("cannot write the output as JSON")?;
     text.push('\n');
-    print(&text)
+    print(output, &text)
 }
 
 /// Whether `err` comes from writing to a pipe whose reader has gone: the

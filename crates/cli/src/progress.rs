@@ -62,13 +62,6 @@ impl Bar {
         Bar { bar, began: Instant::now(), plain: !std::io::stderr().is_terminal() }
     }
 
-    /// A bar that draws nothing and logs nothing, but still stops the work
-    /// on Ctrl-C: for the ranks of a distributed solve that are not rank 0.
-    #[cfg(feature = "mpi")]
-    pub fn hidden() -> Bar {
-        Bar { bar: ProgressBar::hidden(), began: Instant::now(), plain: false }
-    }
-
     fn log(&self, what: &str) {
         let elapsed = self.began.elapsed();
         if self.plain && elapsed >= LOGGED_AFTER {

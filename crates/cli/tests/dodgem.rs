@@ -46,7 +46,15 @@ fn probe_ranks_every_move_from_the_movers_side() {
     assert_eq!(report["distance"], 19);
     let moves = report["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
-    assert_eq!(moves[0], json!({"move": "a3-b3", "value": "win", "distance": 19, "position": ".B./B../.RR R"}));
+    // The squares a page draws it with come beside these (see the web API).
+    let first: serde_json::Map<String, serde_json::Value> = ["move", "value", "distance", "position"]
+        .into_iter()
+        .map(|key| (key.to_string(), moves[0][key].clone()))
+        .collect();
+    assert_eq!(
+        serde_json::Value::Object(first),
+        json!({"move": "a3-b3", "value": "win", "distance": 19, "position": ".B./B../.RR R"})
+    );
     assert!(moves[1..].iter().all(|m| m["value"] == "loss"));
     // The move's value counts the move: the child is a win in 18 for Red.
     let child = solved.run(&["probe", "dodgem", ".B./B../.RR R", "--json"]).json();

@@ -8,4 +8,5 @@ mod machine;
 mod repository;
 mod snakes;
 mod tic_tac_chec;
+mod toy;
 mod util;

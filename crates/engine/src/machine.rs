@@ -66,6 +66,15 @@ pub struct Limits {
     pub features: Vec<&'static str>,
 }
 
+/// The process's peak resident set size, where the system reports it
+/// (Linux's `VmHWM`).
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Measures the limits with a buffer of `buffer_bytes` (rounded down to
 /// whole cache lines, at least two), on the current rayon pool.
 /// `progress` counts the kernels, seven in all.

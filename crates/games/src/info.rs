@@ -4,15 +4,20 @@
 //! The games' own folders depend on this file, and the registry on them,
 //! so that the list of games sits above the games and nothing below it.
 
-use crate::params::Field;
+use crate::params::{Field, Rendered, arguments};
 
 /// What can be done with a game; each game lists the ones it supports.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
 pub enum Operation {
     /// Solve every position (or load the cached table) and summarise.
     Solve,
+    /// What a solved game's table says of it as a whole, built first if
+    /// need be.
+    Summary,
     /// A position's value and every move's value.
     Probe,
+    /// Perfect play from a position to the end.
+    Line,
     /// Re-check every published claim.
     Verify,
     /// Play in the terminal against the perfect player.
@@ -27,13 +32,17 @@ pub enum Operation {
     Report,
     /// Count the domain: positions, moves, terminal positions.
     Census,
+    /// List the built-in boards.
+    Boards,
 }
 
 impl Operation {
     /// Every operation, in the order the command line lists them.
-    pub const ALL: [Operation; 9] = [
+    pub const ALL: [Operation; 12] = [
         Operation::Solve,
+        Operation::Summary,
         Operation::Probe,
+        Operation::Line,
         Operation::Verify,
         Operation::Play,
         Operation::Bench,
@@ -41,13 +50,16 @@ impl Operation {
         Operation::Compact,
         Operation::Report,
         Operation::Census,
+        Operation::Boards,
     ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Operation::Solve => "solve",
+            Operation::Summary => "summary",
             Operation::Probe => "probe",
+            Operation::Line => "line",
             Operation::Verify => "verify",
             Operation::Play => "play",
             Operation::Bench => "bench",
@@ -55,6 +67,7 @@ impl Operation {
             Operation::Compact => "compact",
             Operation::Report => "report",
             Operation::Census => "census",
+            Operation::Boards => "boards",
         }
     }
 
@@ -62,7 +75,9 @@ impl Operation {
     pub fn about(self) -> &'static str {
         match self {
             Operation::Solve => "Solve every position of a game (or load the cached table) and summarise",
+            Operation::Summary => "Summarise a solved game: positions by result and the start's value",
             Operation::Probe => "Show a position's value and every move's value",
+            Operation::Line => "Play perfectly from a position to the end, or until a position comes back",
             Operation::Verify => "Re-check every published claim about a game",
             Operation::Play => "Play a game in the terminal against the perfect player",
             Operation::Bench => "Time the solver with 1 and more threads, with peak memory",
@@ -70,6 +85,7 @@ impl Operation {
             Operation::Compact => "Make the compact copy of a game's table and check it entry by entry",
             Operation::Report => "Reports on a solved game",
             Operation::Census => "Count a game's domain: positions, moves, terminal positions",
+            Operation::Boards => "List a game's built-in boards",
         }
     }
 }
@@ -84,13 +100,15 @@ pub struct Supported {
     pub about: &'static str,
     /// Every parameter it takes.
     pub fields: &'static [Field],
+    /// Its path under the game's in the web API (`probe` for
+    /// `/api/GAME/probe`), if the web app serves it: with the same answer,
+    /// and the fields a query may give.
+    pub served: Option<&'static str>,
 }
 
 /// What the registry says about a game.
 #[derive(Copy, Clone, Debug)]
 pub struct GameInfo {
-    /// Which game.
-    pub kind: Kind,
     /// The id used on the command line, in URLs and in table files.
     pub id: &'static str,
     /// The game's name.
@@ -111,17 +129,30 @@ impl GameInfo {
     pub fn operation(&self, operation: Operation) -> Option<&'static Supported> {
         self.operations.iter().find(|s| s.operation == operation)
     }
+
+    /// The command line that does `operation` for the board `board` names
+    /// (as [`Game::board`](crate::front::Game::board) gives it), such as
+    /// `solved solve dodgem --size 5`, quoted for a shell where need be.
+    pub fn command_line(&self, operation: Operation, board: &Rendered) -> String {
+        let fields = self.operation(operation).map_or(self.fields, |s| s.fields);
+        let mut words = vec!["solved".to_string(), operation.name().into(), self.id.into()];
+        words.extend(arguments(fields, board).iter().map(|word| shell_quoted(word)));
+        words.join(" ")
+    }
 }
 
-/// Which game: the registry's own names for its entries.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum Kind {
-    /// Dodgem.
-    Dodgem,
-    /// Dots and Boxes.
-    DotsAndBoxes,
-    /// Snakes and Ladders.
-    Snakes,
-    /// Tic-Tac-Chec.
-    TicTacChec,
+fn shell_quoted(word: &str) -> String {
+    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,:/=@".contains(c));
+    if plain { word.to_string() } else { format!("'{}'", word.replace('\'', r"'\''")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_a_shell_would_split_are_quoted() {
+        assert_eq!(shell_quoted("B../B../.RR B"), "'B../B../.RR B'");
+        assert_eq!(shell_quoted("it's"), r"'it'\''s'");
+    }
 }

@@ -29,10 +29,12 @@
 pub mod claims;
 pub mod dodgem;
 pub mod dots_and_boxes;
+pub mod front;
 pub mod info;
 pub mod params;
 pub mod player;
 pub mod registry;
 pub mod snakes;
 pub mod tables;
+pub mod text;
 pub mod tic_tac_chec;

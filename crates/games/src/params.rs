@@ -364,6 +364,33 @@ impl<'f> Params<'f> {
 /// re-invoke itself.
 pub type Rendered = Vec<(&'static str, String)>;
 
+/// The command-line arguments that give `params`, a game's parameters as it
+/// renders them, for a command that takes `fields`: `--name value` for a
+/// value, `--name` for a flag that is set, the bare value for a positional
+/// one, and nothing for a value that is the default. The command line
+/// re-invokes itself with them (`bench`), and the commands a game suggests
+/// quote them.
+///
+/// # Panics
+///
+/// Panics if a parameter is not among `fields`: games render only their own.
+pub fn arguments(fields: &[Field], params: &Rendered) -> Vec<String> {
+    let mut arguments = Vec::new();
+    for (name, value) in params {
+        let field = fields.iter().find(|f| f.name == *name).expect("a game renders only its own parameters");
+        if field.default == Some(value.as_str()) {
+            continue;
+        }
+        match field.shape {
+            Shape::Flag if value == "true" => arguments.push(format!("--{name}")),
+            Shape::Flag => {}
+            Shape::Value => arguments.extend([format!("--{name}"), value.clone()]),
+            Shape::Positional => arguments.push(value.clone()),
+        }
+    }
+    arguments
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,12 +124,13 @@
       arrowHead("snake-head", colour("loss")),
     );
     const labels = [];
-    const finite = a.per_square.slice(first).filter((e) => e !== null);
+    const turns = a.per_square.map((s) => s.expected_turns.approximate);
+    const finite = turns.slice(first).filter((e) => e !== null);
     const low = Math.min(...finite);
     const high = Math.max(...finite);
     for (let position = first; position <= a.goal; position++) {
       const { x, y } = place(a, position);
-      const expected = a.per_square[position];
+      const expected = turns[position];
       const cell = svg("g", { class: "square", "data-square": String(position), style: state.editing ? "cursor:pointer" : "" });
       cell.append(
         svg("rect", {

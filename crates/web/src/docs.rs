@@ -4,8 +4,8 @@
 //! wherever `solved serve` runs, with no network.
 
 use axum::Router;
-use axum::extract::Path;
 use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -58,10 +58,11 @@ pub(crate) fn routes() -> Router<Shared> {
         .route("/docs/screenshots/{name}", get(screenshot))
 }
 
-async fn index() -> Html<String> {
+async fn index(State(state): State<Shared>) -> Html<String> {
     let items: String =
         DOCS.iter().map(|d| format!(r#"<li><a href="/docs/{}">{}</a>: {}</li>"#, d.slug, d.title, d.about)).collect();
     shell(
+        state.games(),
         "Documentation",
         None,
         &format!(
@@ -72,22 +73,24 @@ async fn index() -> Html<String> {
     )
 }
 
-async fn doc(slug: Result<Path<String>, PathRejection>) -> Response {
+async fn doc(State(state): State<Shared>, slug: Result<Path<String>, PathRejection>) -> Response {
     let Some(doc) = slug.ok().and_then(|Path(slug)| DOCS.iter().find(|d| d.slug == slug)) else {
-        return missing("There is no such document here.");
+        return missing(&state, "There is no such document here.");
     };
-    shell(doc.title, None, &format!("<article class=\"doc\">\n{}</article>", render(doc))).into_response()
+    shell(state.games(), doc.title, None, &format!("<article class=\"doc\">\n{}</article>", render(doc)))
+        .into_response()
 }
 
-async fn screenshot(name: Result<Path<String>, PathRejection>) -> Response {
+async fn screenshot(State(state): State<Shared>, name: Result<Path<String>, PathRejection>) -> Response {
     match name.ok().and_then(|Path(name)| SCREENSHOTS.iter().find(|(n, _)| *n == name)) {
         Some(&(_, bytes)) => ([(header::CONTENT_TYPE, "image/png")], bytes).into_response(),
-        None => missing("There is no such screenshot here."),
+        None => missing(&state, "There is no such screenshot here."),
     }
 }
 
-fn missing(words: &str) -> Response {
+fn missing(state: &Shared, words: &str) -> Response {
     let body = shell(
+        state.games(),
         "Not found",
         None,
         &format!("<h1>Not found</h1>\n<p>{words} <a href=\"/docs\">See every document.</a></p>"),

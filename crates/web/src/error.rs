@@ -6,6 +6,7 @@ use std::fmt::Write;
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use solved_games::front::{Busy, NotBuilt, Refused};
 use solved_games::params::ParamError;
 
 /// An error answered as `{"error": "…"}` with a status.
@@ -66,6 +67,26 @@ impl ApiError {
     /// 500, with the causes already said.
     pub fn internal_message(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+/// A game's failure to answer, told apart by what is in its chain: a
+/// request it cannot take (400), a table it leaves to the command line or
+/// a busy server (503), anything else (500). Every cause is said.
+impl From<anyhow::Error> for ApiError {
+    fn from(error: anyhow::Error) -> ApiError {
+        for cause in error.chain() {
+            if cause.is::<ParamError>() || cause.is::<Refused>() {
+                return ApiError::bad_request(format!("{error:#}"));
+            }
+            if let Some(missing) = cause.downcast_ref::<NotBuilt>() {
+                return ApiError::not_built(missing.message.clone(), missing.command.clone());
+            }
+            if let Some(busy) = cause.downcast_ref::<Busy>() {
+                return ApiError::busy(busy.0.clone());
+            }
+        }
+        ApiError::internal_message(format!("{error:#}"))
     }
 }
 

@@ -27,6 +27,7 @@ mod api;
 mod docs;
 mod error;
 mod guard;
+mod host;
 mod pages;
 mod server;
 mod state;
@@ -53,9 +54,9 @@ const MAX_BODY: usize = 16 * 1024;
 /// The whole app.
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .merge(pages::routes())
+        .merge(pages::routes(state.games()))
         .merge(docs::routes())
-        .nest("/api", api::routes())
+        .nest("/api", api::routes(state.games()))
         .fallback(pages::not_found)
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
         .layer(middleware::from_fn(limits))

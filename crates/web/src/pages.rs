@@ -1,13 +1,13 @@
 //! The pages and their assets, compiled into the binary.
 
 use axum::Router;
-use axum::extract::Path;
 use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use solved_games::front::Game;
 use solved_games::params::quote;
-use solved_games::registry::GAMES;
 
 use crate::api::Shared;
 use crate::error::ApiError;
@@ -16,18 +16,21 @@ use crate::error::ApiError;
 /// every file of `assets/` (see `build.rs`).
 const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
-pub(crate) fn routes() -> Router<Shared> {
+pub(crate) fn routes(games: &[&'static dyn Game]) -> Router<Shared> {
     let mut router = Router::new().route("/", get(index)).route("/assets/{name}", get(asset));
-    for game in GAMES {
-        router = router.route(&format!("/{}", game.id), get(move || async move { game_page(game.id, game.name) }));
+    for game in games.iter().map(|g| g.info()) {
+        let page = move |State(state): State<Shared>| async move { game_page(state.games(), game.id, game.name) };
+        router = router.route(&format!("/{}", game.id), get(page));
     }
     router
 }
 
-/// A page: `current` is the game whose page it is, marked in the navigation.
-pub(crate) fn shell(title: &str, current: Option<&str>, body: &str) -> Html<String> {
-    let nav: String = GAMES
+/// A page of the app serving `games`: `current` is the game whose page it
+/// is, marked in the navigation.
+pub(crate) fn shell(games: &[&'static dyn Game], title: &str, current: Option<&str>, body: &str) -> Html<String> {
+    let nav: String = games
         .iter()
+        .map(|g| g.info())
         .map(|g| {
             let here = if current == Some(g.id) { r#" aria-current="page""# } else { "" };
             format!(r#"<a href="/{}"{here}>{}</a>"#, g.id, g.name)
@@ -57,12 +60,15 @@ pub(crate) fn shell(title: &str, current: Option<&str>, body: &str) -> Html<Stri
     ))
 }
 
-async fn index() -> Html<String> {
-    let cards: String = GAMES
+async fn index(State(state): State<Shared>) -> Html<String> {
+    let cards: String = state
+        .games()
         .iter()
+        .map(|g| g.info())
         .map(|g| format!(r#"<a class="card" href="/{}"><h2>{}</h2><p>{}</p></a>"#, g.id, g.name, g.pitch))
         .collect();
     shell(
+        state.games(),
         "Games",
         None,
         &format!(
@@ -72,8 +78,9 @@ async fn index() -> Html<String> {
     )
 }
 
-fn game_page(id: &str, name: &str) -> Html<String> {
+fn game_page(games: &[&'static dyn Game], id: &str, name: &str) -> Html<String> {
     shell(
+        games,
         name,
         Some(id),
         &format!(
@@ -98,11 +105,12 @@ async fn asset(name: Result<Path<String>, PathRejection>) -> Response {
 
 /// What an unknown path gets: JSON under `/api/`, where programs ask, and a
 /// page a person can read elsewhere.
-pub(crate) async fn not_found(uri: Uri) -> Response {
+pub(crate) async fn not_found(State(state): State<Shared>, uri: Uri) -> Response {
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
         return ApiError::not_found("no such endpoint (see GET /api/games)").into_response();
     }
     let body = shell(
+        state.games(),
         "Not found",
         None,
         "<h1>Not found</h1>\n<p>There is no such page here. <a href=\"/\">See every game.</a></p>",
@@ -114,9 +122,11 @@ pub(crate) async fn not_found(uri: Uri) -> Response {
 mod tests {
     use super::*;
 
+    use solved_games::registry::GAMES;
+
     #[test]
     fn every_game_has_a_page_script() {
-        for game in GAMES {
+        for game in GAMES.iter().map(|g| g.info()) {
             let script = format!("{}.js", game.id);
             assert!(ASSETS.iter().any(|(name, _, _)| *name == script), "no {script} in assets/");
         }

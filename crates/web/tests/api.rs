@@ -12,6 +12,7 @@ use solved_engine::{Silent, TableStore};
 use solved_games::dodgem::{Dodgem, Objective};
 use solved_games::dots_and_boxes::quiet::QuietTable;
 use solved_games::dots_and_boxes::{Board, Scorer, Variant};
+use solved_games::registry::GAMES;
 use solved_games::snakes;
 use solved_games::tables::obtain;
 use solved_web::AppState;
@@ -79,8 +80,11 @@ async fn games_lists_every_game_and_every_page_is_served() {
     let server = server();
     let games = server.ok("/api/games").await;
     let ids: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["dodgem", "dots-and-boxes", "snakes", "tic-tac-chec"]);
-    for page in ["/", "/dodgem", "/dots-and-boxes", "/snakes", "/tic-tac-chec"] {
+    let registered: Vec<&str> = GAMES.iter().map(|g| g.info().id).collect();
+    assert_eq!(ids, registered);
+    let pages = registered.iter().map(|id| format!("/{id}"));
+    for page in std::iter::once("/".to_string()).chain(pages) {
+        let page = page.as_str();
         let (status, html) = server.request(Method::GET, page, Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{page}");
         assert!(html.starts_with("<!doctype html>"), "{page}");
@@ -96,16 +100,8 @@ async fn games_lists_every_game_and_every_page_is_served() {
     for jargon in ["retrograde", "descending sweep", "tiered"] {
         assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
-    for asset in [
-        "style.css",
-        "palette.js",
-        "common.js",
-        "record.js",
-        "dodgem.js",
-        "dots-and-boxes.js",
-        "snakes.js",
-        "tic-tac-chec.js",
-    ] {
+    let shared = ["style.css", "palette.js", "common.js", "record.js"].map(String::from);
+    for asset in shared.into_iter().chain(registered.iter().map(|id| format!("{id}.js"))) {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
         assert!(!text.is_empty());

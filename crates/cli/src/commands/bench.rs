@@ -9,15 +9,64 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use solved_engine::{Progress, machine};
-use solved_games::registry::{Game, arguments};
+use serde::{Deserialize, Serialize};
+use solved_engine::{Progress, TableKey, machine};
+use solved_games::front::Game;
+use solved_games::params::Params;
+use solved_games::params::arguments;
+use solved_games::text::{columns, count, thousands};
 
-use super::Request;
 use crate::args::BENCH_RUN;
-use crate::json::{BenchJson, BenchRunJson, BenchSummaryJson, StageJson};
+use crate::config::Config;
 use crate::output;
 use crate::progress::Bar;
-use crate::text::{columns, count, thousands};
+
+/// One timed solve, as a `bench-run` prints it.
+#[derive(Debug, Serialize, Deserialize)]
+struct BenchRunJson {
+    threads: usize,
+    positions: u64,
+    seconds: f64,
+    peak_memory_bytes: Option<u64>,
+    /// How long each stage of the solve took.
+    stages: Vec<StageJson>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct StageJson {
+    stage: String,
+    seconds: f64,
+}
+
+/// Every run of a `bench`, and each thread count's in brief.
+#[derive(Debug, Serialize)]
+struct BenchJson {
+    game: &'static str,
+    size: String,
+    variant: String,
+    runs: Vec<BenchRunJson>,
+    /// The executable timed alternately with this one, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    baseline_runs: Vec<BenchRunJson>,
+    /// Each thread count's runs in brief.
+    summary: Vec<BenchSummaryJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct BenchSummaryJson {
+    threads: usize,
+    runs: usize,
+    fastest_seconds: f64,
+    median_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_median_seconds: Option<f64>,
+    /// The median over the runs of each one's time over the baseline's
+    /// run right after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    median_ratio: Option<f64>,
+}
 
 /// How many of a run's slowest stages the report names.
 const SLOW_STAGES_SHOWN: usize = 6;
@@ -30,12 +79,19 @@ const MOST_RUN_OUTPUT: u64 = 16 << 20;
 /// What is kept of a failed run's error output for the message.
 const ERROR_OUTPUT_KEPT: usize = 4096;
 
-/// Times `game`'s solve in a fresh process for each thread count the
-/// request lists, `--repeat` times each; with `--baseline`, that
-/// executable's solve right after each run, so that a slow moment of the
-/// machine falls on both alike.
-pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> {
-    let listed = request.params.text("thread-counts").unwrap_or_default();
+/// Times `game`'s solve of the table `key` on the board `params` name in
+/// a fresh process for each thread count they list, `--repeat` times each;
+/// with `--baseline`, that executable's solve right after each run, so
+/// that a slow moment of the machine falls on both alike.
+pub(super) fn bench(
+    game: &dyn Game,
+    params: &Params,
+    key: TableKey,
+    config: &Config,
+    json: bool,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<ExitCode> {
+    let listed = params.text("thread-counts").unwrap_or_default();
     let mut thread_counts = listed
         .split(',')
         .map(|n| n.trim().parse::<usize>().ok().filter(|&n| n > 0))
@@ -44,14 +100,14 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
     // A count given twice is timed once, not summed up twice.
     let mut seen = std::collections::HashSet::new();
     thread_counts.retain(|&n| seen.insert(n));
-    let repeat = request.params.number::<usize>("repeat")?.unwrap_or(1);
+    let repeat = params.number::<usize>("repeat")?.unwrap_or(1);
     if repeat == 0 {
         bail!("--repeat 0: give at least 1 run");
     }
     let this = std::env::current_exe().context("cannot find the solved executable")?;
     // Made absolute, so that the file checked is the one run: a bare name
     // would be looked for on the PATH.
-    let baseline = match request.params.text("baseline") {
+    let baseline = match params.text("baseline") {
         Some(given) => {
             let path = std::fs::canonicalize(given).with_context(|| format!("--baseline {given}"))?;
             if !path.is_file() {
@@ -62,13 +118,14 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
         None => None,
     };
     let info = game.info();
+    let board = arguments(info.fields, &game.board(params)?);
     let timed = |exe: &Path, threads: usize| -> anyhow::Result<BenchRunJson> {
         let mut command = Command::new(exe);
         command
             .arg("--data-dir")
-            .arg(request.config.store.dir())
+            .arg(config.store.dir())
             .args(["--threads", &threads.to_string(), BENCH_RUN, info.id])
-            .args(arguments(info.fields, &game.to_params()));
+            .args(&board);
         let stdout = bounded_output(command, exe)?;
         serde_json::from_slice::<BenchRunJson>(&stdout)
             .with_context(|| format!("{}: not the output of a solved benchmark run", exe.display()))
@@ -99,17 +156,19 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
             }
         })
         .collect();
-    let key = game.table_key().context("only a game with a table has a solve to time")?;
-    if request.json {
-        output::json(&BenchJson {
-            game: info.id,
-            size: key.size,
-            variant: key.variant,
-            runs,
-            baseline: baseline.map(|p| p.display().to_string()),
-            baseline_runs,
-            summary,
-        })?;
+    if json {
+        output::json(
+            out,
+            &BenchJson {
+                game: info.id,
+                size: key.size,
+                variant: key.variant,
+                runs,
+                baseline: baseline.map(|p| p.display().to_string()),
+                baseline_runs,
+                summary,
+            },
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
@@ -165,7 +224,7 @@ pub(super) fn bench(game: &Game, request: &Request) -> anyhow::Result<ExitCode> 
             )?;
         }
     }
-    output::print(&text)?;
+    output::print(out, &text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -258,13 +317,14 @@ impl Progress for StageClock {
     }
 }
 
-/// Solves once in memory (nothing is saved) and prints the timing as JSON.
-pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
-    let clock = StageClock { bar: Bar::new(), began: Instant::now(), stages: Mutex::new(Vec::new()) };
-    let Some(solved) = game.solve_in_memory(&clock) else {
+/// Solves the board `params` name once in memory (nothing is saved) and
+/// prints the timing as JSON.
+pub fn run_once(game: &dyn Game, params: &Params, out: &mut dyn std::io::Write) -> anyhow::Result<ExitCode> {
+    let Some(timed) = game.timed_solve(params)? else {
         bail!("{} has no table to solve", game.info().name);
     };
-    let positions = solved?;
+    let clock = StageClock { bar: Bar::new(), began: Instant::now(), stages: Mutex::new(Vec::new()) };
+    let positions = (timed.solve)(&clock)?;
     let seconds = clock.began.elapsed().as_secs_f64();
     let starts = clock.stages.into_inner().expect("no thread panics holding the clock");
     let stages = starts
@@ -279,30 +339,22 @@ pub fn run_once(game: &Game) -> anyhow::Result<ExitCode> {
         threads: rayon::current_num_threads(),
         positions,
         seconds,
-        peak_memory_bytes: peak_memory_bytes(),
+        peak_memory_bytes: machine::peak_memory_bytes(),
         stages,
     };
-    output::print(&format!("{}\n", serde_json::to_string(&run)?))?;
+    output::print(out, &format!("{}\n", serde_json::to_string(&run)?))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The process's peak resident set size, where the system reports it.
-pub fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// `bench machine`: the limits of this machine, as `solved_engine::machine`
 /// measures them.
-pub(super) fn machine(buffer_bytes: u64, json: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn machine(buffer_bytes: u64, json: bool, out: &mut dyn std::io::Write) -> anyhow::Result<ExitCode> {
     if let Some(available) = available_memory().filter(|&a| buffer_bytes > a) {
         bail!("--size-mib {}: more than the {} MiB of memory available", buffer_bytes >> 20, available >> 20);
     }
     let limits = machine::measure(buffer_bytes, &Bar::new())?;
     if json {
-        output::json(&limits)?;
+        output::json(out, &limits)?;
         return Ok(ExitCode::SUCCESS);
     }
     let gb = |rate: f64| format!("{:.1} GB/s", rate / 1e9);
@@ -325,7 +377,7 @@ pub(super) fn machine(buffer_bytes: u64, json: bool) -> anyhow::Result<ExitCode>
         machine::RUNS
     );
     text.push_str(&columns(&rows));
-    output::print(&text)?;
+    output::print(out, &text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -54,7 +54,7 @@ pub struct RecordMove {
 ///
 /// Whatever `table` fails with, or [`Interrupted`] (converted into `E`).
 pub fn verify<E: From<Interrupted> + From<Sampled>>(
-    mut table: impl FnMut(&Dodgem) -> Result<Table<Packed>, E>,
+    mut table: impl FnMut(&Dodgem) -> Result<std::sync::Arc<Table<Packed>>, E>,
     six: Result<(&DodgemUnits, Option<Tally>), String>,
     progress: &dyn Progress,
 ) -> Result<(Vec<ClaimCheck>, Vec<RecordMove>), E> {
@@ -62,7 +62,7 @@ pub fn verify<E: From<Interrupted> + From<Sampled>>(
     let mut record = Vec::new();
     for size in [3, 4, 5] {
         let game = Dodgem::new(size, Objective::Normal).expect("sizes 3 to 5 exist");
-        let (size_claims, size_record) = check_size(&game, &table(&game)?, progress)?;
+        let (size_claims, size_record) = check_size(&game, &*table(&game)?, progress)?;
         claims.extend(size_claims);
         record.extend(size_record);
     }

@@ -2,7 +2,7 @@
 //! one parser of what a user asks for.
 
 use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
-use crate::info::{GameInfo, Kind, Operation, Supported};
+use crate::info::{GameInfo, Operation, Supported};
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const SIZE: Field = Field::value("size", "N", "Board size (2 to 6)").required();
@@ -29,41 +29,49 @@ const MOVES: Field = Field::value("moves", "MOVES", "Moves to play first, e.g. \
 const SIDE: Field =
     Field::value("as", "SIDE", "Your side: blue (moves first) or red").with_default("blue").command_line_only();
 
+/// What a probe or a line starts from.
+const PROBE: [Field; 5] =
+    [Field::value("size", "N", "Board size (2 to 6) [default: the position's]"), MISERE, POSITION, MOVES, READ_UNITS];
+
 /// Dodgem in the registry.
 pub const INFO: GameInfo = GameInfo {
-    kind: Kind::Dodgem,
     id: "dodgem",
     name: "Dodgem",
     about: "n×n Dodgem (2 to 6), normal and misère, solved a unit at a time by retrograde analysis",
     pitch: "Race your cars across the board before the other side does. Every position of the 3×3 to 5×5 boards (and 6×6, solved offline) has a known result: play the perfect opponent and see what each move is worth.",
     fields: &GAME,
     operations: &[
-        Supported { operation: Operation::Solve, about: "Dodgem", fields: &[SIZE, MISERE, UNITS, MEMORY] },
         Supported {
-            operation: Operation::Probe,
+            operation: Operation::Solve,
             about: "Dodgem",
-            fields: &[
-                Field::value("size", "N", "Board size (2 to 6) [default: the position's]"),
-                MISERE,
-                POSITION,
-                MOVES,
-                READ_UNITS,
-            ],
+            fields: &[SIZE, MISERE, UNITS, MEMORY],
+            served: None,
         },
+        Supported {
+            operation: Operation::Summary,
+            about: "Dodgem: positions by result, the start's value, the longest games",
+            fields: &[SIZE, MISERE, READ_UNITS],
+            served: Some("summary"),
+        },
+        Supported { operation: Operation::Probe, about: "Dodgem", fields: &PROBE, served: Some("probe") },
+        Supported { operation: Operation::Line, about: "Dodgem", fields: &PROBE, served: Some("line") },
         Supported {
             operation: Operation::Verify,
             about: "Dodgem (solves 3x3, 4x4 and 5x5 if they are not cached)",
             fields: &[],
+            served: None,
         },
         Supported {
             operation: Operation::Play,
             about: "Dodgem",
             fields: &[SIZE, MISERE, SIDE, HINTS, SEED, READ_UNITS],
+            served: None,
         },
         Supported {
             operation: Operation::Bench,
             about: "Dodgem",
             fields: &[SIZE, MISERE, THREAD_COUNTS, REPEAT, BASELINE],
+            served: None,
         },
     ],
 };

@@ -26,12 +26,15 @@ macro_rules! for_size {
     };
 }
 
+mod answers;
 mod claims;
+mod front;
 mod game;
 mod index;
 mod mirror;
 mod notation;
 mod on_disk;
+mod play;
 mod reds;
 mod solve;
 mod summary;
@@ -44,6 +47,7 @@ use std::sync::{Arc, OnceLock};
 use solved_engine::{Plies, Value, bits};
 
 pub use self::claims::{RecordMove, check_size, verify};
+pub use self::front::GAME;
 pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, reads_units, unit_options};
 pub use self::index::DodgemIndex;
 use self::mirror::Transpose;

@@ -131,7 +131,7 @@ pub const SWEPT: [(u8, u8, Variant); 9] = [
 ///
 /// Whatever `table` or `built` fails with.
 pub fn verify<E: From<TableError>>(
-    mut table: impl FnMut(&QuietTable) -> Result<Table<QuietOutcomes>, E>,
+    mut table: impl FnMut(&QuietTable) -> Result<std::sync::Arc<Table<QuietOutcomes>>, E>,
     mut built: impl FnMut(&QuietTable) -> Result<Option<Table<QuietOutcomes>>, E>,
 ) -> Result<Vec<ClaimCheck>, E> {
     let quiet = |rows, cols, variant| QuietTable::new(&Board::new(rows, cols, variant).expect("claimed boards fit"));
@@ -152,7 +152,7 @@ pub fn verify<E: From<TableError>>(
     ];
     for c in &CLAIMS {
         let board = quiet(c.rows, c.cols, c.variant);
-        let value = Scorer::new(&board, &table(&board)?).value(&board.board().start())?;
+        let value = Scorer::new(&board, &*table(&board)?).value(&board.board().start())?;
         claims.push(ClaimCheck::new(
             c.id,
             c.claim,

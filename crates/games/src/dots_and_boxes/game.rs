@@ -3,7 +3,7 @@
 
 use super::wilson::{Diagram, Loony};
 use super::{Board, Line, Player, Position, Variant, parse_moves};
-use crate::info::{GameInfo, Kind, Operation, Supported};
+use crate::info::{GameInfo, Operation, Supported};
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const ROWS: Field = Field::value("rows", "R", "Rows of boxes").required();
@@ -40,33 +40,42 @@ const MAX_DIAGRAM_BYTES: u64 = 64 << 10;
 
 /// Dots and Boxes in the registry.
 pub const INFO: GameInfo = GameInfo {
-    kind: Kind::DotsAndBoxes,
     id: "dots-and-boxes",
     name: "Dots and Boxes",
     about: "American, Swedish and Icelandic boards: up to 30 undrawn lines by one descending sweep of every position, 3x5 and 4x4 American and the like from their quiet positions, with Wilson's loony marks",
     pitch: "Draw lines, close boxes, and learn when to give boxes away. Every board up to 30 lines is solved, and Wilson's famous 3×5 and 4×4 boards once built: every line shows the final score it leads to.",
     fields: &GAME,
     operations: &[
-        Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME },
+        Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME, served: None },
+        Supported {
+            operation: Operation::Summary,
+            about: "Dots and Boxes: the value of the start and of every first line",
+            fields: &GAME,
+            served: Some("summary"),
+        },
         Supported {
             operation: Operation::Probe,
             about: "Dots and Boxes",
             fields: &[ROWS, COLS, VARIANT, MOVES, DIAGRAM, TO_MOVE],
+            served: Some("probe"),
         },
         Supported {
             operation: Operation::Verify,
             about: "Dots and Boxes (solves the small claimed boards if they are not cached; checks 3x5 and 4x4 American once built)",
             fields: &[EXHAUSTIVE],
+            served: None,
         },
         Supported {
             operation: Operation::Play,
             about: "Dots and Boxes",
             fields: &[ROWS, COLS, VARIANT, SIDE, HINTS, SEED],
+            served: None,
         },
         Supported {
             operation: Operation::Bench,
             about: "Dots and Boxes",
             fields: &[ROWS, COLS, VARIANT, THREAD_COUNTS, REPEAT, BASELINE],
+            served: None,
         },
     ],
 };

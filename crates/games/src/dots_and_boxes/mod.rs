@@ -11,9 +11,12 @@
 //! 30) and scores each set of them; boxes already taken stay with their
 //! owner and count only in the score so far.
 
+mod answers;
 mod claims;
+mod front;
 mod game;
 mod notation;
+mod play;
 mod player;
 pub mod quiet;
 mod scores;
@@ -24,6 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use self::claims::{SWEPT, verify, verify_against_sweep};
+pub use self::front::GAME;
 pub use self::game::{INFO, ProbeRequest, probe_request};
 pub use self::notation::{LineNameError, MovesError, ParseLineError, ParsePlayerError, parse_moves};
 use self::quiet::Quiet;

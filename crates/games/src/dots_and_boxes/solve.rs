@@ -5,7 +5,6 @@ use solved_engine::Progress;
 use solved_engine::sweep::{self, Margins};
 use solved_engine::table::{Margin, TableKey};
 
-use super::quiet::QuietTable;
 use super::{Board, MAX_FREE_LINES};
 use crate::tables::{Cost, ObtainError, Solvable};
 
@@ -24,22 +23,6 @@ impl Board {
     /// of every board.
     pub fn is_swept(&self) -> bool {
         self.free_line_count() <= MAX_FREE_LINES
-    }
-
-    /// The key of the table `bench` times: the full sweep's where there is
-    /// one, else the quiet table's.
-    pub fn bench_key(&self) -> TableKey {
-        if self.is_swept() { self.table_key() } else { QuietTable::new(self).table_key() }
-    }
-
-    /// Solves the table of [`bench_key`](Self::bench_key) in memory and
-    /// returns its entries.
-    ///
-    /// # Errors
-    ///
-    /// As for the solver.
-    pub fn bench_solve(&self, progress: &dyn Progress) -> Result<u64, ObtainError> {
-        if self.is_swept() { self.solve_in_memory(progress) } else { QuietTable::new(self).solve_in_memory(progress) }
     }
 
     /// Each box as the set (bits) of its undrawn sides; boxes the variant

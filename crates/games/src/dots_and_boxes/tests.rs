@@ -287,7 +287,8 @@ fn malformed_diagrams_are_refused_with_a_reason() {
 #[test]
 fn published_claims_one_to_six_hold_and_the_large_ones_wait_for_their_tables() {
     use crate::claims::Verdict;
-    let claims = verify(|board| Ok::<_, TableError>(quiet(board.board()).1), |_| Ok(None)).unwrap();
+    let claims =
+        verify(|board| Ok::<_, TableError>(std::sync::Arc::new(quiet(board.board()).1)), |_| Ok(None)).unwrap();
     assert_eq!(claims.len(), 9);
     for claim in &claims[..6] {
         assert_eq!(claim.verdict, Verdict::Agrees, "{claim:?}");

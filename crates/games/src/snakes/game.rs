@@ -4,7 +4,7 @@
 use std::io;
 
 use super::{Board, BoardError, Numbering, Overshoot, built_in, parse_board, parse_jumps};
-use crate::info::{GameInfo, Kind, Operation, Supported};
+use crate::info::{GameInfo, Operation, Supported};
 use crate::params::{Field, ParamError, Params, Rendered};
 
 const BOARD: Field = Field::value(
@@ -25,7 +25,7 @@ const OVERSHOOT: Field =
 const GAME: [Field; 5] = [BOARD, GOAL, JUMPS, NUMBERING, OVERSHOOT];
 
 const PER_SQUARE: Field =
-    Field::flag("per-square", "Also give the expected turns from every square").command_line_only();
+    Field::flag("per-square", "Also give the expected turns from every square exactly").command_line_only();
 const PMF: Field = Field::value("pmf", "T", "Also give P(the game ends on turn t) for t = 1 to T").command_line_only();
 const PLAYERS: Field = Field::value("players", "K", "Also give each of K players' chance of winning a race (1 to 100)")
     .command_line_only();
@@ -42,7 +42,6 @@ const MAX_BOARD_FILE_BYTES: u64 = 4 << 20;
 
 /// Snakes and Ladders in the registry.
 pub const INFO: GameInfo = GameInfo {
-    kind: Kind::Snakes,
     id: "snakes",
     name: "Snakes and Ladders",
     about: "fewest throws, the exact expected length and the length distribution of any board",
@@ -53,12 +52,20 @@ pub const INFO: GameInfo = GameInfo {
             operation: Operation::Solve,
             about: "Snakes and Ladders: fewest throws, exact expected length, distribution of lengths",
             fields: &[BOARD, GOAL, JUMPS, NUMBERING, OVERSHOOT, PER_SQUARE, PMF, PLAYERS],
+            served: Some("analyse"),
         },
-        Supported { operation: Operation::Verify, about: "Snakes and Ladders", fields: &[] },
+        Supported {
+            operation: Operation::Boards,
+            about: "Snakes and Ladders: the built-in boards' names",
+            fields: &[],
+            served: Some("boards"),
+        },
+        Supported { operation: Operation::Verify, about: "Snakes and Ladders", fields: &[], served: None },
         Supported {
             operation: Operation::Bench,
             about: "Snakes and Ladders: the exact expectation of the 100-square board and of a generated 1,000-square board with 150 jumps",
             fields: &[RUNS],
+            served: None,
         },
     ],
 };

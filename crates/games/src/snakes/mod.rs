@@ -8,8 +8,10 @@
 //! is a rule of its own ([`Overshoot`]).
 
 mod analysis;
+mod answers;
 mod boards;
 mod claims;
+mod front;
 mod game;
 
 use std::collections::BTreeMap;
@@ -24,6 +26,7 @@ pub use self::analysis::{
 };
 pub use self::boards::{BUILT_IN, built_in, generate};
 pub use self::claims::verify;
+pub use self::front::GAME;
 pub use self::game::INFO;
 
 /// The faces of the die.

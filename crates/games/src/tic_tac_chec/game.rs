@@ -8,7 +8,7 @@ use solved_engine::table::Packed;
 use solved_engine::{Table, TableError, TableStore, Value, Values};
 
 use super::{PawnRule, TicTacChecIndex};
-use crate::info::{GameInfo, Kind, Operation, Supported};
+use crate::info::{GameInfo, Operation, Supported};
 use crate::params::{BASELINE, Field, ParamError, Params, REPEAT, Rendered, THREAD_COUNTS};
 use crate::tables::Solvable;
 
@@ -34,9 +34,11 @@ const SECTIONS: Field = Field::value(
 .with_default("line,threats,variants")
 .command_line_only();
 
+/// What a probe or a line starts from.
+const PROBE: [Field; 2] = [PAWN, POSITION];
+
 /// Tic-Tac-Chec in the registry.
 pub const INFO: GameInfo = GameInfo {
-    kind: Kind::TicTacChec,
     id: "tic-tac-chec",
     name: "Tic-Tac-Chec",
     about: "all 2.46 billion positions after the opening and the 14 million in it, both pawn rules",
@@ -47,30 +49,47 @@ pub const INFO: GameInfo = GameInfo {
             operation: Operation::Solve,
             about: "Tic-Tac-Chec: every position after the opening and in it",
             fields: &GAME,
+            served: None,
         },
-        Supported { operation: Operation::Probe, about: "Tic-Tac-Chec", fields: &[PAWN, POSITION] },
+        Supported {
+            operation: Operation::Summary,
+            about: "Tic-Tac-Chec: the table's totals and the empty board's value",
+            fields: &GAME,
+            served: Some("summary"),
+        },
+        Supported { operation: Operation::Probe, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("probe") },
+        Supported { operation: Operation::Line, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("line") },
         Supported {
             operation: Operation::Verify,
             about: "Tic-Tac-Chec (solves the travel table if it is not cached, and counts the domain under both pawn rules)",
             fields: &[],
+            served: None,
         },
         Supported {
             operation: Operation::Bench,
             about: "Tic-Tac-Chec: the full solve, post-opening and opening",
             fields: &[PAWN, THREAD_COUNTS.with_default("2"), REPEAT, BASELINE],
+            served: None,
         },
         Supported {
             operation: Operation::Audit,
             about: "Tic-Tac-Chec (solves the table first if it is not cached)",
             fields: &GAME,
+            served: None,
         },
         Supported {
             operation: Operation::Compact,
             about: "Tic-Tac-Chec (solves the table first if it is not cached)",
             fields: &GAME,
+            served: None,
         },
-        Supported { operation: Operation::Report, about: "Tic-Tac-Chec", fields: &[PAWN, SECTIONS] },
-        Supported { operation: Operation::Census, about: "Tic-Tac-Chec's post-opening domain", fields: &GAME },
+        Supported { operation: Operation::Report, about: "Tic-Tac-Chec", fields: &[PAWN, SECTIONS], served: None },
+        Supported {
+            operation: Operation::Census,
+            about: "Tic-Tac-Chec's post-opening domain",
+            fields: &GAME,
+            served: None,
+        },
     ],
 };
 

@@ -11,9 +11,11 @@
 //! reference for the rules; [`fast`] generates the same moves with bit
 //! operations and no allocation, for the solver.
 
+mod answers;
 mod census;
 mod claims;
 pub mod fast;
+mod front;
 mod game;
 mod index;
 mod notation;
@@ -26,6 +28,7 @@ use std::fmt;
 
 pub use self::census::{Census, census};
 pub use self::claims::verify;
+pub use self::front::GAME;
 pub use self::game::{INFO, ProbeValues, TicTacChec};
 pub use self::index::{OPENING_POSITIONS, POST_OPENING_POSITIONS, Run, TicTacChecIndex};
 pub use self::notation::{ParseMoveError, ParsePositionError, square_name};

@@ -1,4 +1,4 @@
-//! Plain-text tables for terminal output.
+//! Text for a person at a terminal: tables in columns, counts, sizes.
 
 /// Lays out rows in columns separated by two spaces; the first row is the
 /// heading, underlined.
@@ -37,4 +37,22 @@ pub fn thousands(n: u64) -> String {
 /// `1 ladder`, `2 ladders`, `1,000 positions`: a count and its noun.
 pub fn count(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", thousands(n)) }
+}
+
+/// `40 s`, `3 min`, `7 hours`.
+pub fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{:.0} s", s.max(1.0)),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.0} hours", s / 3600.0),
+    }
+}
+
+/// `130 MB`, `2.6 GB`.
+pub fn bytes(bytes: u64) -> String {
+    if bytes < 1_000_000_000 {
+        format!("{:.0} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    }
 }

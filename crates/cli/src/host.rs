@@ -1,0 +1,74 @@
+//! Tables on the command line: read from the store, or solved while the
+//! user waits, with a progress bar and, for a long solve, a word first.
+
+use anyhow::Context;
+use solved_engine::{Progress, TableStore};
+use solved_games::front::{Host, Loaded, NotBuilt, Wanted};
+use solved_games::info::Operation;
+use solved_games::tables::Provenance;
+use solved_games::text::{bytes, duration};
+
+use crate::progress::Bar;
+
+/// A solve expected to take at least this many seconds is announced first,
+/// whether or not anyone watches the progress bar.
+const ANNOUNCED: f64 = 3.0;
+
+/// What a game gets from the command line while it does one operation.
+#[derive(Debug)]
+pub struct Terminal<'a> {
+    store: &'a TableStore,
+    operation: Operation,
+    bar: Bar,
+}
+
+impl<'a> Terminal<'a> {
+    /// For `operation`, with the tables of `store`.
+    pub fn new(store: &'a TableStore, operation: Operation) -> Terminal<'a> {
+        Terminal { store, operation, bar: Bar::new() }
+    }
+}
+
+impl Host for Terminal<'_> {
+    fn store(&self) -> &TableStore {
+        self.store
+    }
+
+    fn progress(&self) -> &dyn Progress {
+        &self.bar
+    }
+
+    fn serves_requests(&self) -> bool {
+        false
+    }
+
+    /// Solves a missing table at once. A long solve is announced on stderr
+    /// with what it takes and, unless the solve is what was asked for, the
+    /// command that builds the table on its own.
+    fn obtain(&self, wanted: Wanted) -> anyhow::Result<(Loaded, Provenance)> {
+        if let Some((loaded, _)) = (wanted.open)(self.store)? {
+            return Ok((loaded, Provenance::Cached));
+        }
+        let (cost, build) = wanted.build.map_err(|message| NotBuilt { message, command: wanted.command.clone() })?;
+        let (name, key) = (wanted.name, &wanted.key);
+        if cost.seconds >= ANNOUNCED {
+            let (size, variant, seconds, memory) = (&key.size, &key.variant, duration(cost.seconds), bytes(cost.bytes));
+            if self.operation == Operation::Solve {
+                eprintln!(
+                    "solved: solving the {name} {size} ({variant}) table: about {seconds} and {memory} of memory on two cores"
+                );
+            } else {
+                eprintln!(
+                    "solved: building the {name} {size} ({variant}) table first: about {seconds} and {memory} of memory on two cores; `{}` builds it on its own",
+                    wanted.command
+                );
+            }
+        }
+        let ((loaded, _), provenance) = build(self.store, &self.bar)
+            .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;
+        if provenance == Provenance::Solved {
+            self.bar.note(&format!("saved {}", wanted.path.display()));
+        }
+        Ok((loaded, provenance))
+    }
+}

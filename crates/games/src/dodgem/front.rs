@@ -1,0 +1,288 @@
+//! Dodgem for the front ends: every operation, its values had from one
+//! table (boards up to 5×5) or from unit files (6×6, and any board solved
+//! with `--units`).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+#[cfg(feature = "mpi")]
+use solved_engine::Progress;
+use solved_engine::table::Packed;
+use solved_engine::{Table, Value};
+
+use super::answers::{self, Probe, Solved, Summary, UnitsJson};
+use super::play::Session;
+use super::{
+    Dodgem, DodgemUnits, DodgemValues, INFO, Objective, UnitFigures, probe_request, reads_units, unit_options,
+};
+use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
+use crate::info::{GameInfo, Operation};
+use crate::params::{ParamError, Params, Rendered};
+use crate::player::choose;
+use crate::tables::{Provenance, Solvable};
+use crate::text::duration;
+
+/// Dodgem in the registry.
+pub const GAME: &dyn Game = &DodgemGame;
+
+#[derive(Debug)]
+struct DodgemGame;
+
+impl Game for DodgemGame {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn board(&self, params: &Params) -> Result<Rendered, ParamError> {
+        Ok(Dodgem::from_params(params)?.to_params())
+    }
+
+    fn answer(&self, operation: Operation, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
+        Ok(match operation {
+            Operation::Solve => solve(params, host)?,
+            Operation::Summary => Box::new(summary(&Dodgem::from_params(params)?, params, host)?),
+            Operation::Probe => Box::new(probe(params, host)?),
+            Operation::Line => {
+                let (game, start) = probe_request(params)?;
+                let values = values(&game, params, host)?;
+                Box::new(perfect_line(start, |pos| {
+                    if game.is_over(pos) {
+                        return Ok(None);
+                    }
+                    Ok(values.ranked_moves(&game, pos)?.into_iter().next())
+                })?)
+            }
+            Operation::Verify => Box::new(verify(host)?),
+            _ => anyhow::bail!("Dodgem has no {} command", operation.name()),
+        })
+    }
+
+    fn session(&self, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn front::Session>> {
+        let game = Dodgem::from_params(params)?;
+        let values = values(&game, params, host)?;
+        Session::start(game, values, params)
+    }
+
+    fn timed_solve(&self, params: &Params) -> Result<Option<TimedSolve>, ParamError> {
+        let game = Dodgem::from_params(params)?;
+        Ok(Some(TimedSolve {
+            key: game.table_key(),
+            solve: Box::new(move |progress| Ok(game.solve_in_memory(progress)?)),
+        }))
+    }
+}
+
+/// The command that solves `game`.
+fn solve_command(game: &Dodgem) -> String {
+    INFO.command_line(Operation::Solve, &game.to_params())
+}
+
+/// The one table of `game`, solved if the host solves it now.
+fn table(game: &Dodgem, host: &dyn Host) -> anyhow::Result<(Arc<Table<Packed>>, Provenance)> {
+    if game.size() > super::MAX_FLAT_SIZE {
+        anyhow::bail!("Dodgem {0}x{0} is kept as unit files, not as one table", game.size());
+    }
+    host.table(INFO.name, game, solve_command(game))
+}
+
+/// The solved values of `game`: its unit files where the request asks for
+/// them (boards past 5×5 always do) or a solve by units has made them all,
+/// else its table.
+fn values(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<DodgemValues> {
+    let files = game.unit_files(host.store());
+    let complete = || (0..game.unit_index().units().len()).all(|u| files.path(u).exists());
+    Ok(if reads_units(game, params)? || (files.dir().is_dir() && complete()) {
+        DodgemValues::Units(units(game, host)?)
+    } else {
+        DodgemValues::Table(table(game, host)?.0)
+    })
+}
+
+/// The unit files of `game`, which only a solve by units makes: never
+/// solved on request, past one table that takes hours, which `solved
+/// solve` spends resuming from what it wrote.
+fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
+    let files = game.unit_files(host.store());
+    let count = game.unit_index().units().len();
+    let missing = (0..count).filter(|&u| !files.path(u).exists()).count();
+    let opened = game.clone();
+    let wanted = Wanted {
+        path: files.dir().to_path_buf(),
+        name: INFO.name,
+        key: game.table_key(),
+        positions: game.table_key().positions,
+        command: solve_command(game),
+        detail: Default::default(),
+        // What stays loaded is each unit's header and block list: the
+        // values are read a block at a time.
+        open: Box::new(move |store| {
+            let files = opened.unit_files(store);
+            if (0..count).any(|u| !files.path(u).exists()) {
+                return Ok(None);
+            }
+            Ok(Some(loaded(0, DodgemUnits::open(&opened, store)?)))
+        }),
+        build: Err(format!(
+            "the units of Dodgem {0}x{0} are not solved yet ({missing} of its {count} units are missing): `{1}` \
+             solves them in about {2} on two cores, resuming where it stopped",
+            game.size(),
+            solve_command(game),
+            duration(game.cost().seconds)
+        )),
+        on_request: false,
+    };
+    Ok(host.typed::<DodgemUnits>(wanted)?.0)
+}
+
+fn summary(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Summary> {
+    Ok(match values(game, params, host)? {
+        DodgemValues::Table(table) => {
+            let summary = game.summary(&table)?;
+            let figures = UnitFigures {
+                longest_win: summary.longest_win,
+                longest_loss: summary.longest_loss,
+                mutual_zugzwang: summary.mutual_zugzwang,
+            };
+            Summary::new(game, summary.all, summary.start, &figures)
+        }
+        DodgemValues::Units(units) => {
+            let start = units.value(game, &game.start())?;
+            Summary::new(game, units.every_position(), start, &units.figures()?)
+        }
+    })
+}
+
+fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
+    let game = Dodgem::from_params(params)?;
+    let options = unit_options(&game, params)?;
+    if options.on_disk {
+        return solve_units(&game, options.budget, host);
+    }
+    let began = Instant::now();
+    let (table, provenance) = table(&game, host)?;
+    let figures = game.summary(&table)?;
+    let unit_figures = UnitFigures {
+        longest_win: figures.longest_win,
+        longest_loss: figures.longest_loss,
+        mutual_zugzwang: figures.mutual_zugzwang,
+    };
+    Ok(Box::new(Solved {
+        summary: Summary::new(&game, figures.all, figures.start, &unit_figures),
+        reachable: figures.reachable.into(),
+        units: None,
+        seconds: began.elapsed().as_secs_f64(),
+        table: Some(host.store().path::<Packed>(&game.table_key()).display().to_string()),
+        cached: Some(provenance == Provenance::Cached),
+    }))
+}
+
+/// Stops when the progress it wraps stops, and shows nothing: a worker's
+/// part of a solve spread over MPI ranks, which rank 0 reports.
+#[cfg(feature = "mpi")]
+struct Unseen<'a>(&'a dyn Progress);
+
+#[cfg(feature = "mpi")]
+impl Progress for Unseen<'_> {
+    fn should_stop(&self) -> bool {
+        self.0.should_stop()
+    }
+}
+
+/// The MPI universe if this process is one rank of an `mpirun` (OpenMPI
+/// sets `OMPI_COMM_WORLD_SIZE` in every rank it starts); `None` otherwise,
+/// so that a plain run never starts MPI.
+#[cfg(feature = "mpi")]
+fn mpi_universe() -> anyhow::Result<Option<mpi::environment::Universe>> {
+    if std::env::var_os("OMPI_COMM_WORLD_SIZE").is_none() {
+        return Ok(None);
+    }
+    mpi::initialize().map(Some).ok_or_else(|| anyhow::anyhow!("MPI was started twice"))
+}
+
+/// Solves `game` into unit files, resuming from those already there;
+/// spread over the ranks of an `mpirun` when built with the `mpi` feature.
+fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
+    use anyhow::Context;
+    if host.serves_requests() {
+        anyhow::bail!(NotBuilt {
+            message: format!("Dodgem {0}x{0} is solved by units only from the command line", game.size()),
+            command: solve_command(game),
+        });
+    }
+    let began = Instant::now();
+    let store = host.store();
+    let files = game.unit_files(store);
+    let dir = files.dir().to_path_buf();
+    let failed = || format!("cannot solve Dodgem {0}x{0} ({1}) by units", game.size(), game.objective().id());
+    let progress = host.progress();
+    #[cfg(feature = "mpi")]
+    let universe = mpi_universe()?;
+    #[cfg(feature = "mpi")]
+    let world = universe.as_ref().map(|universe| universe.world());
+    #[cfg(feature = "mpi")]
+    if let Some(world) = world.as_ref().filter(|w| mpi::traits::Communicator::rank(*w) != 0) {
+        // A worker: the manager, rank 0, holds the lock and reports.
+        solved_engine::units::solve_over_mpi(world, game, &files, budget, &Unseen(progress)).with_context(failed)?;
+        return Ok(Box::new(()));
+    }
+    let _lock = files.lock(|| {
+        progress.note(&format!("waiting for another process that is solving into {}", dir.display()));
+    })?;
+    #[cfg(feature = "mpi")]
+    let report = match &world {
+        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, progress)
+            .with_context(failed)?
+            .expect("rank 0 reports"),
+        None => game.solve_to_files(&files, budget, progress).with_context(failed)?,
+    };
+    #[cfg(not(feature = "mpi"))]
+    let report = game.solve_to_files(&files, budget, progress).with_context(failed)?;
+    let reachable = game.reachable_by_units(&files, progress).with_context(|| {
+        format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
+    })?;
+    let units = DodgemUnits::open(game, store)?;
+    let start = units.value(game, &game.start())?;
+    Ok(Box::new(Solved {
+        summary: Summary::new(game, units.every_position(), start, &units.figures()?),
+        reachable: TallyJson::from(reachable),
+        units: Some(UnitsJson {
+            units: game.unit_index().units().len(),
+            solved_units: report.solved,
+            resumed_units: report.resumed,
+            peak_unit_bytes: report.peak_bytes,
+            stored_bytes: units.stored_bytes(),
+            dir: dir.display().to_string(),
+        }),
+        seconds: began.elapsed().as_secs_f64(),
+        table: None,
+        cached: None,
+    }))
+}
+
+fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
+    let (game, pos) = probe_request(params)?;
+    let values = values(&game, params, host)?;
+    let (value, ranked) = (values.value(&game, &pos)?, values.ranked_moves(&game, &pos)?);
+    let choice = host.serves_requests().then(|| {
+        let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
+        choose(&values, &mut rand::rng()).map(|i| ranked[i].0.to_string())
+    });
+    Ok(Probe::new(&game, &pos, value, &ranked, choice.flatten()))
+}
+
+fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {
+    let progress = host.progress();
+    // 6×6 takes hours: it is checked if a solve has made its units.
+    let game = Dodgem::new(6, Objective::Normal)?;
+    let six = match units(&game, host) {
+        Ok(units) => Ok((units, game.reachable_if_walked(&game.unit_files(host.store()))?)),
+        Err(error) => match error.downcast::<NotBuilt>() {
+            Ok(missing) => Err(missing.message),
+            Err(error) => return Err(error),
+        },
+    };
+    let six = six.as_ref().map(|(units, reachable)| (&**units, *reachable)).map_err(String::clone);
+    let (claims, record) = super::verify(|game| table(game, host).map(|(table, _)| table), six, progress)?;
+    let preamble = answers::record_text(&record);
+    Ok(Claims::with_record(INFO.id, &claims, answers::record_json(&record), preamble))
+}

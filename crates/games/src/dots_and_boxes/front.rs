@@ -1,0 +1,122 @@
+//! Dots and Boxes for the front ends: every operation reads the board's
+//! quiet table; `bench` times the full sweep where there is one.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use solved_engine::Table;
+
+use super::answers::{Probe, Solved, Summary};
+use super::play::Session;
+use super::quiet::{QuietOutcomes, QuietTable};
+use super::{Board, INFO, ProbeRequest, Scorer, probe_request, verify_against_sweep};
+use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
+use crate::info::{GameInfo, Operation};
+use crate::params::{ParamError, Params, Rendered};
+use crate::tables::{Provenance, Solvable};
+
+/// Dots and Boxes in the registry.
+pub const GAME: &dyn Game = &DotsAndBoxes;
+
+#[derive(Debug)]
+struct DotsAndBoxes;
+
+impl Game for DotsAndBoxes {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn board(&self, params: &Params) -> Result<Rendered, ParamError> {
+        Ok(Board::from_params(params)?.to_params())
+    }
+
+    fn answer(&self, operation: Operation, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
+        Ok(match operation {
+            Operation::Solve => Box::new(solve(&Board::from_params(params)?, host)?),
+            Operation::Summary => {
+                let board = Board::from_params(params)?;
+                let (quiet, table, _) = table(&board, host)?;
+                Box::new(summary(&board, &Scorer::new(&quiet, &table))?)
+            }
+            Operation::Probe => Box::new(probe(params, host)?),
+            Operation::Verify => Box::new(verify(params, host)?),
+            _ => anyhow::bail!("Dots and Boxes has no {} command", operation.name()),
+        })
+    }
+
+    fn session(&self, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn front::Session>> {
+        let board = Board::from_params(params)?;
+        let (quiet, table, _) = table(&board, host)?;
+        Session::start(board, quiet, table, params)
+    }
+
+    /// The full sweep where the board has one, else the quiet solve.
+    fn timed_solve(&self, params: &Params) -> Result<Option<TimedSolve>, ParamError> {
+        let board = Board::from_params(params)?;
+        Ok(Some(if board.is_swept() {
+            TimedSolve { key: board.table_key(), solve: Box::new(move |progress| Ok(board.solve_in_memory(progress)?)) }
+        } else {
+            let quiet = QuietTable::new(&board);
+            TimedSolve { key: quiet.table_key(), solve: Box::new(move |progress| Ok(quiet.solve_in_memory(progress)?)) }
+        }))
+    }
+}
+
+/// The quiet table of `board`, which every answer reads.
+fn table(board: &Board, host: &dyn Host) -> anyhow::Result<(QuietTable, Arc<Table<QuietOutcomes>>, Provenance)> {
+    let quiet = QuietTable::new(board);
+    let command = INFO.command_line(Operation::Solve, &board.to_params());
+    let mut wanted = Wanted::table(host.store(), INFO.name, &quiet, command);
+    // A quiet table keeps fewer entries than the positions it stands for.
+    wanted.positions = quiet.quiet().count();
+    wanted.detail.insert("lines", u64::from(board.free_line_count()));
+    let (table, provenance) = host.typed::<Table<QuietOutcomes>>(wanted)?;
+    Ok((quiet, table, provenance))
+}
+
+fn summary(board: &Board, scorer: &Scorer) -> anyhow::Result<Summary> {
+    Ok(Summary::new(board, &scorer.summary()?, scorer.line_scores(&board.start())?))
+}
+
+fn solve(board: &Board, host: &dyn Host) -> anyhow::Result<Solved> {
+    let began = Instant::now();
+    let (quiet, table, provenance) = table(board, host)?;
+    let summary = summary(board, &Scorer::new(&quiet, &table))?;
+    Ok(Solved {
+        summary,
+        representatives: table.header().tally.positions(),
+        seconds: began.elapsed().as_secs_f64(),
+        table: host.store().path::<QuietOutcomes>(&quiet.table_key()).display().to_string(),
+        table_bytes: table.stored_len(),
+        cached: provenance == Provenance::Cached,
+    })
+}
+
+fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
+    let ProbeRequest { board, position: pos, loony } = probe_request(params)?;
+    let (quiet, table, _) = table(&board, host)?;
+    let scorer = Scorer::new(&quiet, &table);
+    let choice = match host.serves_requests() && !board.is_over(&pos) {
+        true => Some(scorer.choose(&pos, &mut rand::rng())?.to_string()),
+        false => None,
+    };
+    Ok(Probe::new(&board, &pos, scorer.value(&pos)?, scorer.line_scores(&pos)?, &loony, choice))
+}
+
+fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {
+    let store = host.store();
+    let mut claims = super::verify(
+        |quiet| table(quiet.board(), host).map(|(_, table, _)| table),
+        // A large table is probed a block at a time; verifying it reads
+        // and checks every block first.
+        |quiet| {
+            let table = store.open::<QuietOutcomes>(&quiet.table_key())?;
+            table.as_ref().map(Table::check_all).transpose()?;
+            Ok::<_, anyhow::Error>(table)
+        },
+    )?;
+    if params.flag("exhaustive")? {
+        claims.extend(verify_against_sweep(host.progress())?);
+    }
+    Ok(Claims::new(INFO.id, &claims))
+}

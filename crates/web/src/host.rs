@@ -1,0 +1,139 @@
+//! Tables for a request: each loaded once and kept for every request,
+//! small ones built while the request waits, large ones in the background
+//! (the request answered with how far the build has got), and the longest
+//! left to the command line.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Instant;
+
+use solved_engine::{Progress, Silent, TableStore};
+use solved_games::front::{Answer, Building, Busy, Host, Loaded, NotBuilt, Wanted};
+use solved_games::tables::Provenance;
+
+use crate::state::{AppState, Job, lock};
+
+/// Tables with at most this many positions are built while the request
+/// waits (well under a second); larger ones in the background.
+const BUILD_AT_ONCE: u64 = 1 << 24;
+
+/// Tables estimated to take longer than this to build (Wilson's 3×5 and
+/// 4×4 Dots and Boxes boards, say) are never built on request: that is an
+/// hour or more of both cores, which `solved solve` does with a checkpoint.
+const BUILD_SECONDS: f64 = 600.0;
+
+/// What a game gets from the server while it answers one request. Blocks:
+/// use from a blocking thread.
+#[derive(Debug)]
+pub(crate) struct Request<'a> {
+    pub(crate) state: &'a Arc<AppState>,
+}
+
+impl Host for Request<'_> {
+    fn store(&self) -> &TableStore {
+        self.state.store()
+    }
+
+    fn progress(&self) -> &dyn Progress {
+        &Silent
+    }
+
+    fn serves_requests(&self) -> bool {
+        true
+    }
+
+    fn obtain(&self, wanted: Wanted) -> anyhow::Result<(Loaded, Provenance)> {
+        let state = self.state;
+        let Wanted { path, name, key, positions, command, detail, open, build, on_request } = wanted;
+        if let Some(loaded) = state.load(path.clone(), &open)? {
+            return Ok((loaded, Provenance::Cached));
+        }
+        let what = format!("the {} {} ({}) table", name, key.size, key.variant);
+        let (cost, build) = match build {
+            Err(message) => anyhow::bail!(NotBuilt { message, command }),
+            Ok(_) if !on_request => {
+                anyhow::bail!(NotBuilt { message: format!("{what} has not been built on this server"), command })
+            }
+            Ok(build) => build,
+        };
+        if key.positions > state.build_limit {
+            anyhow::bail!(NotBuilt {
+                message: format!(
+                    "{what} has not been built, and this server builds tables of at most {} positions",
+                    state.build_limit
+                ),
+                command,
+            });
+        }
+        if cost.seconds > BUILD_SECONDS {
+            anyhow::bail!(NotBuilt {
+                message: format!(
+                    "{what} has not been built; it takes about {:.0} minutes, too long to build on request",
+                    cost.seconds / 60.0
+                ),
+                command,
+            });
+        }
+        if key.positions <= BUILD_AT_ONCE {
+            let loading = state.loading(&path);
+            let _loading = lock(&loading);
+            if let Some(table) = state.cached(&path) {
+                return Ok((table, Provenance::Cached));
+            }
+            let ((table, bytes), provenance) = build(state.store(), &Silent)?;
+            return Ok((state.keep(path, bytes, table), provenance));
+        }
+        let building = |job: &Job| {
+            let (phase, step, done) = job.progress();
+            Building { building: true, phase, step, done, positions, command: command.clone(), detail: detail.clone() }
+        };
+        let mut job = lock(&state.job);
+        // The builder may have finished since the look above.
+        if let Some(table) = state.cached(&path) {
+            return Ok((table, Provenance::Cached));
+        }
+        if let Some(running) = job.as_ref() {
+            if running.path != path {
+                anyhow::bail!(Busy("another large table is being built; try again when it is done".into()));
+            }
+            let failure = lock(&running.failure).take();
+            if let Some(failure) = failure {
+                // Said once; the next request tries again.
+                *job = None;
+                anyhow::bail!(failure);
+            }
+            anyhow::bail!(building(running));
+        }
+        let running = Arc::new(Job::new(path.clone()));
+        *job = Some(running.clone());
+        let (state, builder) = (state.clone(), running.clone());
+        tracing::info!(table = %path.display(), positions = key.positions, "building");
+        std::thread::spawn(move || {
+            let began = Instant::now();
+            let built = catch_unwind(AssertUnwindSafe(|| build(state.store(), &*builder)));
+            let mut job = lock(&state.job);
+            let seconds = began.elapsed().as_secs_f64();
+            let failure = match built {
+                Ok(Ok(((table, bytes), _))) => {
+                    tracing::info!(table = %path.display(), seconds, bytes, "built");
+                    state.keep(path, bytes, table);
+                    *job = None;
+                    return;
+                }
+                Ok(Err(error)) => format!("{error:#}"),
+                Err(_) => "building the table failed unexpectedly (see the server's log)".to_string(),
+            };
+            tracing::warn!(table = %path.display(), seconds, "building failed: {failure}");
+            *lock(&builder.failure) = Some(failure);
+        });
+        anyhow::bail!(building(&running))
+    }
+
+    fn remember(
+        &self,
+        key: String,
+        make: &mut dyn FnMut() -> anyhow::Result<Box<dyn Answer>>,
+    ) -> anyhow::Result<Box<dyn Answer>> {
+        self.state.answer(key, make)
+    }
+}
