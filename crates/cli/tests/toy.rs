@@ -19,7 +19,6 @@ use serde_json::Value as Json;
 use solved_engine::table::Packed;
 use solved_engine::{
     DenseIndex, Expansion, Plies, Progress, Rules, Solution, Table, TableKey, TableStore, TieredRetrograde, Value,
-    Values,
 };
 use solved_games::front::{self, Answer, Game, Host, Playable};
 use solved_games::info::{GameInfo, Operation, Supported};
@@ -61,7 +60,8 @@ impl DenseIndex for Pile {
 
 impl TieredRetrograde for Pile {
     fn tiers(&self) -> Vec<Range<u64>> {
-        vec![0..self.position_count()]
+        // One tier: every move stays in it.
+        Vec::from([0..self.position_count()])
     }
 
     fn max_in_tier_moves(&self) -> u8 {
