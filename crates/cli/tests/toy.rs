@@ -61,7 +61,7 @@ impl DenseIndex for Pile {
 impl TieredRetrograde for Pile {
     fn tiers(&self) -> Vec<Range<u64>> {
         // One tier: every move stays in it.
-        Vec::from([0..self.position_count()])
+        std::iter::once(0..self.position_count()).collect()
     }
 
     fn max_in_tier_moves(&self) -> u8 {
