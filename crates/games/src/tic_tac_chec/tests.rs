@@ -2,7 +2,7 @@ use std::collections::HashMap;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::{DenseIndex, Expansion, Rules, Silent, TieredRetrograde, Value, Values, retrograde};
+use solved_engine::{DenseIndex, Expansion, Rules, Silent, TieredRetrograde, Value, retrograde};
 
 use super::*;
 
@@ -481,44 +481,6 @@ fn the_opening_solved_through_the_solver_glue_agrees_with_the_plain_rules() {
             }] += 1;
         }
         assert!(seen.iter().all(|&n| n > 0), "wins, losses and draws all occur: {seen:?}");
-    }
-}
-
-/// Where a solved travel table may be, for the checks that need the full
-/// solve (a few minutes and 2.5 GB): `SOLVED_TTC_TABLES`, set by whoever
-/// has built one (`solved solve tic-tac-chec`).
-fn full_table() -> Option<ProbeValues> {
-    let dir = std::env::var_os("SOLVED_TTC_TABLES")?;
-    let game = TicTacChec::new(PawnRule::Travel);
-    game.open_for_probing(&solved_engine::TableStore::new(dir)).expect("the table there is valid")
-}
-
-#[test]
-fn solved_values_agree_with_the_plain_rules_for_either_colour_without_the_flip() {
-    let Some(values) = full_table() else {
-        eprintln!("not checked: set SOLVED_TTC_TABLES to a directory holding the solved travel table");
-        return;
-    };
-    let game = TicTacChec::new(PawnRule::Travel);
-    let every = BothColours(&game);
-    let mut rng = StdRng::seed_from_u64(14);
-    for _ in 0..200_000 {
-        let pos = every.unindex(rng.random_range(0..every.position_count()));
-        // A Black-to-move position's value is its flipped twin's; its
-        // White-to-move children are read as they stand.
-        let stored = values.probe(game.index(&pos));
-        let implied = match every.terminal_value(&pos) {
-            Some(value) => value,
-            None => {
-                let mut best = None;
-                every.for_each_child(&pos, |child| {
-                    let value = Value::of_move_into(values.probe(game.index(&child)));
-                    best = best.max(Some(value));
-                });
-                best.expect("a position that is not over has a move")
-            }
-        };
-        assert_eq!(stored, implied, "{pos}");
     }
 }
 
