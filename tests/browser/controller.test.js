@@ -139,6 +139,18 @@ for (const [game, link] of Object.entries(FAULTY_LINKS)) {
   });
 }
 
+test("dodgem: where a link stops at the computer's turn, the computer waits for Play on", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&moves=a3-b3,zz-top`);
+  await statusSays(page, /Red \(the computer\) to move/);
+  await page.click("#play-on");
+  await settled(page, "dodgem", await textOf(page, "#position"));
+  assert.equal(await plies(page), 2, "the computer replied");
+  assert.doesNotMatch(await page.locator("#status").innerText(), /zz-top/);
+  assert.deepEqual(problems, []);
+});
+
 /** Tabs from the top of the page until the Retry button has the focus. */
 async function tabToRetry(page) {
   await page.evaluate(() => document.activeElement?.blur());
