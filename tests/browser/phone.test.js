@@ -8,7 +8,9 @@ const shared = sharedServerAndBrowser();
 test("at 390 px no page scrolls sideways", async () => {
   const { page } = shared.session;
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const path of ["/", "/dodgem", "/dots-and-boxes", "/snakes", "/tic-tac-chec", "/docs", "/docs/readme"]) {
+  // Every game's page, as the registry lists them.
+  const games = await (await fetch(`${shared.server.url}/api/games`)).json();
+  for (const path of ["/", ...games.map((game) => `/${game.id}`), "/docs", "/docs/readme"]) {
     await page.goto(`${shared.server.url}${path}?delay=0`);
     // Each page draws once its first answer is in: the status line says something other than setting up.
     await page.waitForFunction(() => !document.getElementById("status") || !/Setting up|^$/.test(document.getElementById("status").textContent));

@@ -10,13 +10,24 @@ class ApiError extends Error {
   }
 }
 
-/** GET /api/<path>?<params>; resolves to { status, body } for 2xx, throws ApiError otherwise. */
-async function api(path, params = {}) {
+/** The query string of an API request: `params` in order, those without a value left out. */
+function apiQuery(params) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== null && value !== "") query.set(key, value);
   }
-  const response = await fetch(`/api/${path}?${query}`);
+  return query;
+}
+
+/** GET /api/<path>?<params>; resolves to { status, body } for 2xx, throws ApiError otherwise (status 0 when the
+ * server could not be reached). */
+async function api(path, params = {}) {
+  let response;
+  try {
+    response = await fetch(`/api/${path}?${apiQuery(params)}`);
+  } catch (_) {
+    throw new ApiError(0, { error: "the server cannot be reached" });
+  }
   let body = null;
   try {
     body = await response.json();
@@ -164,12 +175,6 @@ function valueClass(value) {
 /** Resolves after `ms` milliseconds. */
 function pause(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The delay before the computer moves; `?delay=0` in the URL removes it. */
-function computerDelay() {
-  const asked = new URLSearchParams(location.search).get("delay");
-  return asked === null ? 350 : Math.max(0, Number(asked) || 0);
 }
 
 /** The hints checkbox, ticked at first; `onToggle(ticked)` runs on every change. */

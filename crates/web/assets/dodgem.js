@@ -5,61 +5,36 @@
   // Room for the rank numbers on the left and the file letters below.
   const MARGIN = 30;
   const app = document.getElementById("app");
-  const delay = computerDelay();
-  const state = {
-    size: 3,
-    human: "Blue",
-    misere: false,
-    hints: true,
-    // "computer": the computer plays the other side; "analysis": nobody moves by itself.
-    mode: "computer",
-    start: null,
-    // The game as played: every move with the position it led to; `at` moves of it are on the board.
-    line: [],
-    at: 0,
-    // Every position probed so far, by its notation.
-    probes: new Map(),
-    selected: null,
-    // Why a shared link was not replayed to its end, shown until the next move.
-    notice: null,
-    // What to give the keyboard focus to once the board is drawn again.
-    focus: null,
-  };
-  const requests = new Requests({
-    onBuilding: (body) => status.show(buildingWords(body)),
-    onBusy: (message) => status.show(message),
-  });
-  const lineRequests = new Requests();
+  // What belongs to the position on the board: the car picked up, and what to give the keyboard focus to once the
+  // board is drawn again. The game itself is the controller's.
+  const state = { selected: null, focus: null };
+  let hints = true;
 
   const sizeSelect = h(
     "select",
-    { id: "size", onchange: () => newGame() },
-    h("option", { value: "3", selected: true }, "3×3"),
+    { id: "size", onchange: () => page.newGame() },
+    h("option", { value: "3" }, "3×3"),
     h("option", { value: "4" }, "4×4"),
     h("option", { value: "5" }, "5×5 (built on first use)"),
     h("option", { value: "6" }, "6×6 (solved offline)"),
   );
   const sideSelect = h(
     "select",
-    { id: "side", onchange: () => newGame() },
-    h("option", { value: "Blue", selected: true }, "Blue (moves first)"),
+    { id: "side", onchange: () => page.newGame() },
+    h("option", { value: "Blue" }, "Blue (moves first)"),
     h("option", { value: "Red" }, "Red"),
   );
   const modeSelect = h(
     "select",
-    { id: "mode", onchange: () => changeMode() },
-    h("option", { value: "computer", selected: true }, "against the computer"),
+    { id: "mode", onchange: () => page.replayLine() },
+    h("option", { value: "computer" }, "against the computer"),
     h("option", { value: "analysis" }, "two people (analysis)"),
   );
-  const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => newGame() });
+  const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => page.newGame() });
   const hintsBox = hintsToggle((ticked) => {
-    state.hints = ticked;
-    render();
+    hints = ticked;
+    page.redraw();
   });
-  const undoButton = h("button", { id: "undo", disabled: true, onclick: () => undo() }, "Undo");
-  const redoButton = h("button", { id: "redo", disabled: true, onclick: () => redo() }, "Redo");
-  const playOnButton = h("button", { id: "play-on", hidden: true, onclick: () => playOn() }, "Play on from here");
-  const status = statusLine();
   const board = svg("svg", { id: "board", role: "group", "aria-label": "Dodgem board" });
   const facts = h("dl", { class: "facts" });
   const record = h("ol", { id: "record", class: "record" });
@@ -67,6 +42,60 @@
   const exported = exportBox();
   const perfect = h("ol", { id: "perfect", class: "note perfect" });
   const rules = h("p", { class: "note", id: "rules" });
+
+  const other = (player) => (player === "Blue" ? "Red" : "Blue");
+
+  const page = boardPage({
+    id: "dodgem",
+    readUrl: (query, problems) => ({
+      size: Number(linkChoice(query, "size", ["3", "4", "5", "6"], problems)),
+      human: linkChoice(query, "side", ["Blue", "Red"], problems),
+      mode: linkChoice(query, "mode", ["computer", "analysis"], problems),
+      misere: linkChoice(query, "misere", ["false", "true"], problems) === "true",
+    }),
+    writeUrl(settings, query) {
+      query.set("size", String(settings.size));
+      query.set("side", settings.human);
+      query.set("misere", String(settings.misere));
+      query.set("mode", settings.mode);
+    },
+    showSettings(settings) {
+      sizeSelect.value = String(settings.size);
+      sideSelect.value = settings.human;
+      modeSelect.value = settings.mode;
+      misereBox.checked = settings.misere;
+      describeRules(settings.misere);
+    },
+    settings: () => ({ size: Number(sizeSelect.value), human: sideSelect.value, mode: modeSelect.value, misere: misereBox.checked }),
+    probeParams: (settings, position) => ({ size: settings.size, misere: settings.misere, position }),
+    // The start of the board asked for, as the server sets it out.
+    start: () => null,
+    entry(probe, name) {
+      const move = probe.moves.find((m) => m.move === name);
+      if (!move) return null;
+      return {
+        id: move.position,
+        move: name,
+        from: move.from,
+        to: move.to,
+        mover: probe.to_move,
+        value: move.value,
+        label: valueLabel(move),
+        mistake: outcome(move.value) < outcome(probe.value),
+      };
+    },
+    // In analysis every move is a person's.
+    isPerson: (settings, mover) => settings.mode === "analysis" || mover === settings.human,
+    words: { move: "Move", illegal: "is not legal there" },
+    buttons: { undo: ["undo", "Undo"], redo: ["redo", "Redo"], playOn: ["play-on", "Play on from here"] },
+    reset() {
+      state.selected = null;
+      exported.hidden = true;
+      perfect.replaceChildren();
+    },
+    draw,
+    status,
+  });
 
   app.append(
     h(
@@ -77,12 +106,12 @@
       h("label", {}, "Mode ", modeSelect),
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
       h("label", {}, hintsBox, "hints"),
-      h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
-      undoButton,
-      redoButton,
-      playOnButton,
+      h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
+      page.buttons.undo,
+      page.buttons.redo,
+      page.buttons.playOn,
     ),
-    status,
+    page.statusBar,
     h(
       "div",
       { class: "layout" },
@@ -133,24 +162,16 @@
     return player === "Blue" ? { x: MARGIN + n * CELL, y: c.y, off: true, from } : { x: c.x, y: 0, off: true, from };
   }
 
-  const positionAt = (ply) => (ply === 0 ? state.start : state.line[ply - 1].position);
-  const p = () => state.probes.get(positionAt(state.at));
-  const other = (player) => (player === "Blue" ? "Red" : "Blue");
-
-  /** Whether the person at the board moves now: always in analysis, on their side against the computer. */
-  function personToMove() {
-    const probe = p();
-    return probe && !probe.over && (state.mode === "analysis" || probe.to_move === state.human);
-  }
-
+  /** How many times the position on the board has been on it so far in the game. */
   function repetitions() {
-    const here = positionAt(state.at);
-    return [state.start, ...state.line.slice(0, state.at).map((entry) => entry.position)].filter((pos) => pos === here).length;
+    const here = page.probe.position;
+    let seen = 0;
+    for (let ply = 0; ply <= page.ply; ply++) if (page.probeAt(ply).position === here) seen++;
+    return seen;
   }
 
-  function render() {
-    const probe = p();
-    if (!probe) return;
+  function draw() {
+    const probe = page.probe;
     const n = probe.size;
     const cars = probe.cars.map((car) => ({ player: car.player, ...squareAt(car.square) }));
     const width = MARGIN + (n + 1) * CELL;
@@ -172,7 +193,7 @@
         svg("text", { x: fileLabel.x + CELL / 2, y: CELL + n * CELL + 21, "text-anchor": "middle", "font-size": 17, fill: colour("label"), class: "coordinate" }, String.fromCharCode(97 + i)),
       );
     }
-    const last = state.at > 0 ? state.line[state.at - 1] : null;
+    const last = page.ply > 0 ? page.line[page.ply - 1] : null;
     const lastSquares = new Set(last ? [last.from, last.to] : []);
     for (let file = 0; file < n; file++) {
       for (let rank = 0; rank < n; rank++) {
@@ -193,7 +214,7 @@
       }
     }
     const mover = probe.to_move;
-    const playable = personToMove();
+    const playable = page.personToMove;
     for (const car of cars) {
       const { x, y } = corner(n, car.file, car.rank);
       const name = squareName(car.file, car.rank);
@@ -219,8 +240,7 @@
       board.append(group);
     }
     if (playable) drawMoves(n, mover);
-    renderStatus();
-    renderPanel();
+    drawPanel();
     if (state.focus) {
       const target = board.querySelector(state.focus);
       state.focus = null;
@@ -230,7 +250,7 @@
 
   /** The selected car's destinations with their values, or a dot for every legal move. */
   function drawMoves(n, mover) {
-    const moves = state.selected ? p().moves.filter((m) => m.from === state.selected) : p().moves;
+    const moves = state.selected ? page.probe.moves.filter((m) => m.from === state.selected) : page.probe.moves;
     for (const m of moves) {
       const to = destination(n, mover, m);
       if (to.off) {
@@ -248,22 +268,22 @@
           }),
         );
       }
-      const shade = colour(state.hints ? m.value : "muted");
+      const shade = colour(hints ? m.value : "muted");
       const label = valueLabel(m);
       const target = svg("g", {
         class: state.selected ? "target" : "dot",
         "data-move": m.move,
-        "data-label": state.hints ? label : "",
+        "data-label": hints ? label : "",
         style: "cursor:pointer",
       });
       if (state.selected) {
         target.append(svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }));
-        if (state.hints) {
+        if (hints) {
           target.append(
             svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: shade }, label),
           );
         }
-        pressable(target, `move ${m.move}${state.hints ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => playMove(m.move));
+        pressable(target, `move ${m.move}${hints ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => page.play(m.move));
       } else {
         // Several cars may reach one square: put each dot on the side its car comes from.
         const from = corner(n, to.from.file, to.from.rank);
@@ -273,40 +293,42 @@
         // The dots are a picture of every move; the keyboard reaches moves through the cars.
         target.addEventListener("click", (event) => {
           event.stopPropagation();
-          playMove(m.move);
+          page.play(m.move);
         });
       }
-      target.append(svg("title", {}, `${m.move}${state.hints ? ` ${label}` : ""}`));
+      target.append(svg("title", {}, `${m.move}${hints ? ` ${label}` : ""}`));
       board.append(target);
     }
   }
 
-  function renderStatus() {
-    const probe = p();
+  function status() {
+    const probe = page.probe;
+    const { mode, human } = page.settings;
     let text;
     if (probe.over) {
       // The side to move has the value of a finished game: it has lost, or (misère) won.
       const winner = probe.value === "win" ? probe.to_move : other(probe.to_move);
-      const verdict = state.mode === "analysis" ? "" : winner === state.human ? " You win!" : " The computer wins.";
+      const verdict = mode === "analysis" ? "" : winner === human ? " You win!" : " The computer wins.";
       text = `Game over: ${winner} wins.${verdict}`;
-    } else if (state.at < state.line.length) {
-      text = `Ply ${state.at} of ${state.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. Play a move or "Play on from here" to go on from this position.`;
-    } else if (personToMove()) {
-      text = state.mode === "analysis" ? `${probe.to_move} to move.` : `Your move (${state.human}).`;
-      if (state.hints) {
-        const whose = state.mode === "analysis" ? `${probe.to_move} has` : "you have";
+    } else if (page.ply < page.line.length) {
+      text = `Ply ${page.ply} of ${page.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. Play a move or "Play on from here" to go on from this position.`;
+    } else if (page.personToMove) {
+      text = mode === "analysis" ? `${probe.to_move} to move.` : `Your move (${human}).`;
+      if (hints) {
+        const whose = mode === "analysis" ? `${probe.to_move} has` : "you have";
         text += ` With perfect play ${whose} a ${valueWords(probe.value, probe.distance)}.`;
       }
-    } else {
+    } else if (page.thinking) {
       text = `The computer (${probe.to_move}) is thinking…`;
+    } else {
+      text = `${probe.to_move} (the computer) to move: "Play on from here" lets it.`;
     }
     if (repetitions() >= 3) text += " Threefold repetition of this position (the game goes on).";
-    if (state.notice) text = `${state.notice} ${text}`;
-    status.show(text, Boolean(state.notice));
+    return text;
   }
 
-  function renderPanel() {
-    const probe = p();
+  function drawPanel() {
+    const probe = page.probe;
     facts.replaceChildren(
       h("dt", {}, "position"),
       h("dd", { id: "position" }, probe.position),
@@ -315,23 +337,20 @@
       h("dt", {}, "value"),
       h("dd", { id: "value" }, `${valueLabel(probe)} (${valueWords(probe.value, probe.distance)} for ${probe.to_move})`),
       h("dt", {}, "ply"),
-      h("dd", {}, `${state.at} of ${state.line.length}`),
+      h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
-    renderRecord(record, state.line, state.at, goTo);
+    renderRecord(record, page.line, page.ply, page.goTo);
     chart.replaceChildren(chartOfPlies());
-    undoButton.disabled = undoPly(state.line, state.at, isPerson) === null;
-    redoButton.disabled = state.at >= state.line.length;
-    playOnButton.hidden = state.at >= state.line.length;
   }
 
   /** The value of every ply for Blue: Blue's wins in blue above the band, Red's in red below. */
   function chartOfPlies() {
-    const plies = [state.start, ...state.line.map((entry) => entry.position)].map((pos) => state.probes.get(pos));
-    const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
+    const plies = Array.from({ length: page.line.length + 1 }, (_, ply) => page.probeAt(ply));
+    const longest = Math.max(1, ...plies.map((probe) => probe.distance || 0));
     return valueChart({
       points: plies.map((probe) => remotenessPoint(probe, "Blue", longest, { win: "blue", loss: "red" })),
-      at: state.at,
-      goTo,
+      at: page.ply,
+      goTo: page.goTo,
       top: "Blue wins",
       middle: "draw",
       bottom: "Red wins",
@@ -342,185 +361,23 @@
   function select(square, byKeyboard) {
     state.selected = state.selected === square ? null : square;
     if (byKeyboard) state.focus = state.selected ? "g.target" : `g.car[data-square="${square}"]`;
-    render();
+    page.redraw();
   }
 
-  /** The record's entry for move `name` played at the probed position `probe`, or null if it is not legal there. */
-  function entryOf(probe, name) {
-    const move = probe.moves.find((m) => m.move === name);
-    if (!move) return null;
-    return {
-      position: move.position,
-      move: name,
-      from: move.from,
-      to: move.to,
-      mover: probe.to_move,
-      value: move.value,
-      label: valueLabel(move),
-      mistake: outcome(move.value) < outcome(probe.value),
-    };
-  }
-
-  /** Plays `name` at the position on the board; moves after it in the record are let go. */
-  function playMove(name) {
-    if (requests.pending) return;
-    const entry = p() && entryOf(p(), name);
-    if (!entry) return;
-    state.line = state.line.slice(0, state.at);
-    state.line.push(entry);
-    state.at = state.line.length;
-    state.selected = null;
-    state.notice = null;
-    show(true);
-  }
-
-  /** Shows ply `ply` of the game, one entry in the browser's history. */
-  function goTo(ply) {
-    if (ply < 0 || ply > state.line.length || ply === state.at) return;
-    state.at = ply;
-    state.selected = null;
-    show(true);
-  }
-
-  /** Whose moves Undo and Redo step over: in analysis every move is a person's. */
-  const isPerson = (mover) => state.mode === "analysis" || mover === state.human;
-
-  /** Takes back the person's last move (and the computer's reply); in analysis, one ply. */
-  function undo() {
-    const ply = undoPly(state.line, state.at, isPerson);
-    if (ply !== null) goTo(ply);
-  }
-
-  /** Plays again what was taken back, up to the person's next turn; in analysis, one ply. */
-  function redo() {
-    goTo(redoPly(state.line, state.at, isPerson));
-  }
-
-  /** Lets go of the moves after the position on the board, so that the game goes on from it. */
-  function playOn() {
-    state.line = state.line.slice(0, state.at);
-    show(true);
-  }
-
-  function changeMode() {
-    state.mode = modeSelect.value;
-    show(false);
-  }
-
-  const probeAt = (request, position) => request.get("dodgem/probe", { size: state.size, misere: state.misere, position });
-
-  /** The game in the URL: reloading restores it, and Back and Forward walk through it. */
-  function remember(push) {
-    const url = new URL(location.href);
-    url.searchParams.set("size", String(state.size));
-    url.searchParams.set("side", state.human);
-    url.searchParams.set("misere", String(state.misere));
-    url.searchParams.set("mode", state.mode);
-    url.searchParams.set("moves", state.line.map((entry) => entry.move).join(","));
-    if (state.at < state.line.length) url.searchParams.set("ply", String(state.at));
-    else url.searchParams.delete("ply");
-    if (url.href === location.href) return;
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(null, "", url);
-  }
-
-  /** Probes the position on the board if need be, then draws it; the computer moves if it is its turn. */
-  async function show(push) {
-    remember(push);
-    exported.hidden = true;
-    perfect.replaceChildren();
-    const position = positionAt(state.at);
-    // Begun even for a position probed before: whatever an earlier request was waiting to do is stale now.
-    const request = requests.begin();
-    if (!state.probes.has(position)) {
-      try {
-        const body = await probeAt(request, position);
-        if (!body) return;
-        state.probes.set(position, body);
-      } catch (error) {
-        failed(error, request);
-        return;
-      }
-    }
-    request.finish();
-    render();
-    const probe = p();
-    const computersTurn = state.mode === "computer" && !probe.over && probe.to_move !== state.human;
-    if (computersTurn && state.at === state.line.length) {
-      const thinking = requests.begin();
-      await pause(delay);
-      thinking.finish();
-      if (!thinking.stale) playMove(probe.choice);
-    }
-  }
-
-  function failed(error, request) {
-    if (request.stale) return;
-    request.finish();
-    // A board the server will not solve on request says which command does.
-    const command = error instanceof ApiError && error.body.command;
-    status.show(`Error: ${error.message}.${command ? ` Solve it with \`${command}\`, then reload.` : ""}`, true);
+  function perfectLine() {
+    const { size, misere } = page.settings;
+    page.perfectLine(perfect, { size, misere, position: page.probe.position });
   }
 
   /** The game (moves numbered, with their values) and the position, as text to copy. */
   function exportGame() {
-    const title = `Dodgem ${state.size}x${state.size}${state.misere ? " (misère)" : ""}`;
-    exported.show(gameText(title, state.line, [`Position: ${positionAt(state.at)}`]));
+    const { size, misere } = page.settings;
+    const title = `Dodgem ${size}x${size}${misere ? " (misère)" : ""}`;
+    exported.show(gameText(title, page.line, [`Position: ${page.probe.position}`]));
   }
 
-  /** The perfect line from the position on the board to the end (for a draw, until a position comes back). */
-  async function perfectLine() {
-    // Its own requests: asking for the line does not stop the computer's move, and an answer for a position no
-    // longer on the board is dropped.
-    const request = lineRequests.begin();
-    const asked = { size: state.size, misere: state.misere, position: positionAt(state.at) };
-    try {
-      const body = await request.get("dodgem/line", asked);
-      request.finish();
-      const shown = asked.size === state.size && asked.misere === state.misere && asked.position === positionAt(state.at);
-      if (!body || !shown) return;
-      const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
-      if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
-      perfect.replaceChildren(...items);
-      if (!items.length) perfect.replaceChildren(h("li", {}, "The game is over."));
-    } catch (error) {
-      failed(error, request);
-    }
-  }
-
-  /** Plays `moves` from the start, as a link asks, stopping at the first illegal one; shows ply `ply`. */
-  async function replay(moves, ply) {
-    const request = requests.begin();
-    try {
-      let body = state.probes.get(state.start) || (await probeAt(request, null));
-      if (!body) return;
-      state.start = body.position;
-      state.probes.set(body.position, body);
-      const line = [];
-      let refused = null;
-      for (const [i, name] of moves.entries()) {
-        const entry = entryOf(body, name);
-        if (!entry) {
-          refused = `Move ${i + 1} of the link, ${name}, is not legal there: the game stops before it.`;
-          break;
-        }
-        line.push(entry);
-        body = state.probes.get(entry.position) || (await probeAt(request, entry.position));
-        if (!body) return;
-        state.probes.set(entry.position, body);
-      }
-      request.finish();
-      state.line = line;
-      state.at = Number.isInteger(ply) && ply >= 0 && ply < line.length ? ply : line.length;
-      state.notice = refused;
-      show(false);
-    } catch (error) {
-      failed(error, request);
-    }
-  }
-
-  function describeRules() {
-    const aim = state.misere
+  function describeRules(misere) {
+    const aim = misere
       ? "Misère: the first to get every car off loses, and so does leaving the opponent no move."
       : "The first to get every car off wins; leaving the opponent no move loses.";
     rules.textContent =
@@ -529,70 +386,16 @@
       "Escape lets go of it. W12: win in 12 plies; L30: loss in 30; =: draw; a ? marks a move that gave away a win or a draw.";
   }
 
-  /** Reads the game from the URL, as a link or the browser's Back and Forward give it. */
-  function fromUrl() {
-    const shared = new URLSearchParams(location.search);
-    sizeSelect.value = ["3", "4", "5", "6"].includes(shared.get("size")) ? shared.get("size") : "3";
-    sideSelect.value = ["Blue", "Red"].includes(shared.get("side")) ? shared.get("side") : "Blue";
-    modeSelect.value = shared.get("mode") === "analysis" ? "analysis" : "computer";
-    misereBox.checked = shared.get("misere") === "true";
-    const ply = shared.has("ply") ? Number(shared.get("ply")) : null;
-    return { moves: (shared.get("moves") || "").split(",").filter(Boolean), ply };
-  }
-
-  function newGame(moves = [], ply = null) {
-    const sameBoard = state.size === Number(sizeSelect.value) && state.misere === misereBox.checked;
-    state.size = Number(sizeSelect.value);
-    state.human = sideSelect.value;
-    state.mode = modeSelect.value;
-    state.misere = misereBox.checked;
-    state.line = [];
-    state.at = 0;
-    // Values depend on the board alone: what was probed on it stays good.
-    if (!sameBoard) {
-      state.probes = new Map();
-      state.start = null;
-    }
-    state.selected = null;
-    state.notice = null;
-    board.replaceChildren();
-    facts.replaceChildren();
-    record.replaceChildren();
-    chart.replaceChildren();
-    perfect.replaceChildren();
-    exported.hidden = true;
-    undoButton.disabled = true;
-    redoButton.disabled = true;
-    playOnButton.hidden = true;
-    describeRules();
-    status.show("Setting up the board…");
-    replay(moves, ply);
-  }
-
-  window.addEventListener("popstate", () => {
-    const { moves, ply } = fromUrl();
-    const sameGame =
-      state.size === Number(sizeSelect.value) && state.human === sideSelect.value && state.misere === misereBox.checked;
-    if (sameGame) {
-      // The same game, further back or on: its positions are probed already.
-      state.mode = modeSelect.value;
-      state.selected = null;
-      replay(moves, ply);
-    } else {
-      newGame(moves, ply);
-    }
-  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.selected) {
       const square = state.selected;
       state.selected = null;
       state.focus = `g.car[data-square="${square}"]`;
-      render();
+      page.redraw();
     }
   });
   board.addEventListener("click", () => {
     if (state.selected) select(state.selected, false);
   });
-  const { moves, ply } = fromUrl();
-  newGame(moves, ply);
+  page.start();
 })();

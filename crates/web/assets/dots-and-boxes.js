@@ -13,33 +13,13 @@
     { label: "3×5 (38 lines)", rows: 3, cols: 5, variant: "american" },
     { label: "4×4 (40 lines)", rows: 4, cols: 4, variant: "american" },
   ];
+  const SIDES = Array.from({ length: 12 }, (_, i) => String(i + 1));
+  const VARIANTS = ["american", "swedish", "icelandic"];
   const app = document.getElementById("app");
-  const delay = computerDelay();
-  const state = {
-    board: PRESETS[0],
-    // The side the computer plays; "" for none: two people, or one studying the game.
-    computer: "B",
-    hints: true,
-    // The game as played, one entry per line drawn; `at` of them are on the board.
-    line: [],
-    at: 0,
-    // Every position probed so far, by the lines that led to it.
-    probes: new Map(),
-    hinted: null,
-    // Why a shared link was not replayed to its end, shown until the next line.
-    notice: null,
-    focus: null,
-  };
-  const requests = new Requests({
-    onBuilding: (body) => {
-      progress.hidden = false;
-      progress.firstChild.style.width = `${Math.round(100 * body.done)}%`;
-      const positions = body.positions.toLocaleString("en");
-      status.show(`Building the table of this board (${positions} quiet positions): ${Math.round(100 * body.done)}%…`);
-    },
-    // Another board's table is being built: this one waits its turn.
-    onBusy: (message) => status.show(message),
-  });
+  // What belongs to the position on the board: the line hinted, and the line drawn from the keyboard, after which
+  // the focus goes on to the next. The game itself is the controller's.
+  const state = { hinted: null, focus: null };
+  let hints = true;
 
   const presetSelect = h(
     "select",
@@ -49,41 +29,92 @@
   );
   const rowsInput = h("input", { type: "number", id: "rows", min: 1, max: 12, value: 2 });
   const colsInput = h("input", { type: "number", id: "cols", min: 1, max: 12, value: 2 });
-  const variantSelect = h(
-    "select",
-    { id: "variant" },
-    ["american", "swedish", "icelandic"].map((v) => h("option", { value: v }, v)),
-  );
+  const variantSelect = h("select", { id: "variant" }, VARIANTS.map((v) => h("option", { value: v }, v)));
   const custom = h(
     "span",
     { id: "custom", hidden: true },
     h("label", {}, "rows ", rowsInput),
     h("label", {}, " columns ", colsInput),
     h("label", {}, " ", variantSelect),
-    h("button", { id: "custom-go", onclick: () => newGame() }, "Start"),
+    h("button", { id: "custom-go", onclick: () => page.newGame() }, "Start"),
   );
   const computerSelect = h(
     "select",
-    { id: "computer", onchange: () => newGame() },
-    h("option", { value: "B", selected: true }, "B (you are A and move first)"),
+    { id: "computer", onchange: () => page.newGame() },
+    h("option", { value: "B" }, "B (you are A and move first)"),
     h("option", { value: "A" }, "A (you are B)"),
-    h("option", { value: "" }, "neither (you play both)"),
+    h("option", { value: "none" }, "neither (you play both)"),
   );
   const hintsBox = hintsToggle((ticked) => {
-    state.hints = ticked;
-    render();
+    hints = ticked;
+    page.redraw();
   });
-  const hintButton = h("button", { id: "hint", onclick: () => showHint() }, "Hint");
-  const undoButton = h("button", { id: "undo", disabled: true, onclick: () => undo() }, "Undo");
-  const redoButton = h("button", { id: "redo", disabled: true, onclick: () => redo() }, "Redo");
-  const playOnButton = h("button", { id: "play-on", hidden: true, onclick: () => playOn() }, "Play on from here");
-  const status = statusLine();
-  const progress = h("div", { class: "progress", hidden: true }, h("div", { style: "width:0" }));
+  const hintButton = h("button", { id: "hint", disabled: true, onclick: () => showHint() }, "Hint");
   const board = svg("svg", { id: "board", role: "group", "aria-label": "Dots and Boxes board" });
   const facts = h("dl", { class: "facts" });
   const record = h("ol", { id: "record", class: "record" });
   const chart = h("div", { id: "chart", class: "chart" });
   const exported = exportBox();
+
+  const page = boardPage({
+    id: "dots-and-boxes",
+    readUrl(query, problems) {
+      const board = { rows: 2, cols: 2, variant: "american" };
+      if (query.has("rows") || query.has("cols")) {
+        board.rows = Number(linkChoice(query, "rows", SIDES, problems, "2"));
+        board.cols = Number(linkChoice(query, "cols", SIDES, problems, "2"));
+      }
+      board.variant = linkChoice(query, "variant", VARIANTS, problems);
+      return { board, computer: linkChoice(query, "computer", ["B", "A", "none"], problems) };
+    },
+    writeUrl({ board, computer }, query) {
+      query.set("rows", String(board.rows));
+      query.set("cols", String(board.cols));
+      query.set("variant", board.variant);
+      query.set("computer", computer);
+    },
+    showSettings({ board, computer }) {
+      const preset = PRESETS.findIndex((p) => p.rows === board.rows && p.cols === board.cols && p.variant === board.variant);
+      presetSelect.value = preset >= 0 ? String(preset) : "custom";
+      custom.hidden = preset >= 0;
+      rowsInput.value = String(board.rows);
+      colsInput.value = String(board.cols);
+      variantSelect.value = board.variant;
+      computerSelect.value = computer;
+    },
+    settings() {
+      const preset = PRESETS[Number(presetSelect.value)];
+      const board = presetSelect.value === "custom"
+        ? { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value }
+        : { rows: preset.rows, cols: preset.cols, variant: preset.variant };
+      return { board, computer: computerSelect.value };
+    },
+    // A position is named by the lines drawn to reach it, as the API takes it.
+    probeParams: ({ board }, lines) => ({ ...board, moves: lines }),
+    start: () => "",
+    entry(p, name, lines) {
+      const m = p.moves.find((x) => x.move === name);
+      if (!m) return null;
+      const forMover = p.to_move === "A" ? m.score : -m.score;
+      return {
+        id: lines ? `${lines},${name}` : name,
+        move: name,
+        mover: p.to_move,
+        label: signed(m.score),
+        value: forMover > 0 ? "win" : forMover < 0 ? "loss" : "draw",
+        mistake: !m.best,
+      };
+    },
+    isPerson: (settings, player) => settings.computer !== player,
+    words: { move: "Line", illegal: "cannot be drawn there" },
+    buttons: { undo: ["undo", "Undo"], redo: ["redo", "Redo"], playOn: ["play-on", "Play on from here"] },
+    reset() {
+      state.hinted = null;
+      exported.hidden = true;
+    },
+    draw,
+    status,
+  });
 
   app.append(
     h(
@@ -94,13 +125,12 @@
       h("label", {}, "Computer plays ", computerSelect),
       h("label", {}, hintsBox, "scores on every line"),
       hintButton,
-      h("button", { id: "new-game", onclick: () => newGame() }, "New game"),
-      undoButton,
-      redoButton,
-      playOnButton,
+      h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
+      page.buttons.undo,
+      page.buttons.redo,
+      page.buttons.playOn,
     ),
-    status,
-    progress,
+    page.statusBar,
     h(
       "div",
       { class: "layout" },
@@ -139,21 +169,16 @@
   const marked = (score) => signed(score.score) + (LOONY[score.loony] ?? "");
   const loonyWords = (score) => (score.loony ? `, ${score.loony} must make the next loony move` : "");
 
-  function isHuman(player) {
-    return state.computer !== player;
-  }
-
   function choosePreset() {
     custom.hidden = presetSelect.value !== "custom";
-    if (presetSelect.value !== "custom") newGame();
+    if (presetSelect.value !== "custom") page.newGame();
   }
 
-  const key = (ply) => state.line.slice(0, ply).map((entry) => entry.move).join(",");
-  const probeAt = (ply) => state.probes.get(key(ply));
+  /** The lines on the board, in the order they were drawn. */
+  const linesShown = () => page.line.slice(0, page.ply).map((entry) => entry.move);
 
-  function render() {
-    const p = probeAt(state.at);
-    if (!p) return;
+  function draw() {
+    const p = page.probe;
     const { rows, cols } = p;
     const width = 2 * MARGIN + cols * BOX;
     const height = 2 * MARGIN + rows * BOX;
@@ -176,10 +201,10 @@
       board.append(cell);
     });
     const drawn = new Set(p.drawn);
-    const played = new Set(state.line.slice(0, state.at).map((entry) => entry.move));
-    const last = state.at > 0 ? state.line[state.at - 1].move : null;
+    const played = new Set(linesShown());
+    const last = page.ply > 0 ? page.line[page.ply - 1].move : null;
     const scores = new Map(p.moves.map((m) => [m.move, m]));
-    const playable = !p.over && isHuman(p.to_move);
+    const playable = page.personToMove;
     for (let row = 0; row <= 2 * rows; row++) {
       for (let col = 0; col <= 2 * cols; col++) {
         if (row % 2 === col % 2) continue;
@@ -216,7 +241,7 @@
           }),
           svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "transparent", "stroke-width": 18 }),
         );
-        if (state.hints) {
+        if (hints) {
           group.setAttribute("data-score", String(score.score));
           group.setAttribute("data-best", String(score.best));
           if (score.loony) group.setAttribute("data-loony", score.loony);
@@ -241,13 +266,13 @@
         if (playable) {
           group.setAttribute("tabindex", "0");
           group.setAttribute("role", "button");
-          group.setAttribute("aria-label", state.hints ? words : `line ${name}`);
-          group.addEventListener("click", () => play(name));
+          group.setAttribute("aria-label", hints ? words : `line ${name}`);
+          group.addEventListener("click", () => page.play(name));
           group.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") {
               event.preventDefault();
               state.focus = name;
-              play(name);
+              page.play(name);
             }
           });
         }
@@ -260,7 +285,7 @@
         board.append(svg("circle", { cx: x, cy: y, r: 5, fill: colour("ink") }));
       }
     }
-    renderStatus();
+    drawPanel(p);
     // After a line drawn from the keyboard, the focus goes on to the next line still undrawn.
     if (state.focus) {
       const lines = [...board.querySelectorAll("g.line[tabindex]")];
@@ -284,264 +309,67 @@
     return "a tie";
   }
 
-  function renderStatus() {
-    const p = probeAt(state.at);
+  function status() {
+    const p = page.probe;
     const { a, b } = tally(p);
-    let text;
+    const { computer } = page.settings;
     if (p.over) {
       const winner = p.score_so_far > 0 ? "A" : p.score_so_far < 0 ? "B" : null;
       let verdict = "";
-      if (state.computer && winner) verdict = isHuman(winner) ? " You win!" : " The computer wins.";
-      text = `Game over: ${winner ? `${winner} wins` : "a tie"}, ${a}–${b}.${verdict}`;
-    } else {
-      const who = state.computer === "" ? "" : isHuman(p.to_move) ? " (you)" : " (the computer)";
-      text = `${p.to_move} to move${who}. Boxes A ${a} – B ${b}.`;
-      if (state.hints) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
+      if (computer !== "none" && winner) verdict = page.isPerson(winner) ? " You win!" : " The computer wins.";
+      return `Game over: ${winner ? `${winner} wins` : "a tie"}, ${a}–${b}.${verdict}`;
     }
-    status.show(state.notice ? `${state.notice} ${text}` : text, Boolean(state.notice));
-    const lines = state.line.slice(0, state.at).map((entry) => entry.move);
+    let whose = "";
+    if (computer !== "none") whose = page.isPerson(p.to_move) ? " (you)" : " (the computer)";
+    let text = `${p.to_move} to move${whose}.`;
+    if (page.computerWaits) text = `${p.to_move} to move (the computer): "Play on from here" lets it.`;
+    text += ` Boxes A ${a} – B ${b}.`;
+    if (hints) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
+    return text;
+  }
+
+  function drawPanel(p) {
+    const { a, b } = tally(p);
     facts.replaceChildren(
       h("dt", {}, "board"),
       h("dd", {}, `${p.rows}×${p.cols} boxes, ${VARIANT_WORDS[p.variant] || p.variant} rules`),
       h("dt", {}, "boxes taken"),
       h("dd", {}, `A ${a}, B ${b}`),
       h("dt", {}, "lines on the board"),
-      h("dd", { id: "moves" }, lines.join(",") || "none yet"),
+      h("dd", { id: "moves" }, linesShown().join(",") || "none yet"),
       h("dt", {}, p.over ? "result" : "with best play"),
       h("dd", { id: "value" }, `${outcomeWords(p.value)} (A − B ${signed(p.value)})`),
       h("dt", {}, "ply"),
-      h("dd", {}, `${state.at} of ${state.line.length}`),
+      h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
-    renderRecord(record, state.line, state.at, goTo);
+    renderRecord(record, page.line, page.ply, page.goTo);
     chart.replaceChildren(chartOfPlies(p));
-    hintButton.disabled = p.over || !isHuman(p.to_move);
-    undoButton.disabled = undoPly(state.line, state.at, isHuman) === null;
-    redoButton.disabled = state.at >= state.line.length;
-    playOnButton.hidden = state.at >= state.line.length;
+    hintButton.disabled = !page.personToMove;
   }
 
   /** The final score with best play at every ply, A's wins above the band and B's below. */
   function chartOfPlies(p) {
     const boxes = Math.max(1, p.owners.length);
-    const points = [];
-    for (let ply = 0; ply <= state.line.length; ply++) {
-      const probe = probeAt(ply);
-      if (!probe) {
-        points.push({ y: null, shade: "unknown", words: "not probed yet" });
-        continue;
-      }
+    const points = Array.from({ length: page.line.length + 1 }, (_, ply) => {
+      const probe = page.probeAt(ply);
       const shade = probe.value > 0 ? "blue" : probe.value < 0 ? "red" : "draw";
-      points.push({ y: probe.value / boxes, shade, words: `${outcomeWords(probe.value)} with best play, ${probe.to_move} to move` });
-    }
-    return valueChart({ points, at: state.at, goTo, top: "A wins", middle: "tie", bottom: "B wins", label: "Final score with best play at each ply" });
+      return { y: probe.value / boxes, shade, words: `${outcomeWords(probe.value)} with best play, ${probe.to_move} to move` };
+    });
+    return valueChart({ points, at: page.ply, goTo: page.goTo, top: "A wins", middle: "tie", bottom: "B wins", label: "Final score with best play at each ply" });
   }
 
   function showHint() {
-    const p = probeAt(state.at);
-    if (!p) return;
-    const best = p.moves.find((m) => m.best);
+    const best = page.probe.moves.find((m) => m.best);
     state.hinted = best ? best.move : null;
-    render();
-  }
-
-  /** The entry of the record for line `name` drawn at position `p`. */
-  function entryOf(p, name) {
-    const m = p.moves.find((x) => x.move === name);
-    if (!m) return null;
-    const forMover = p.to_move === "A" ? m.score : -m.score;
-    return {
-      move: name,
-      mover: p.to_move,
-      label: signed(m.score),
-      value: forMover > 0 ? "win" : forMover < 0 ? "loss" : "draw",
-      mistake: !m.best,
-    };
-  }
-
-  /** Draws line `name`; the lines after the position on the board are let go. A person's line is an entry in the
-   * browser's history; the computer's reply joins it, so that Back goes to the person's previous turn. */
-  function play(name, byComputer = false) {
-    if (requests.pending) return;
-    const entry = entryOf(probeAt(state.at), name);
-    if (!entry) return;
-    state.line = state.line.slice(0, state.at);
-    state.line.push(entry);
-    state.at = state.line.length;
-    state.hinted = null;
-    state.notice = null;
-    show(!byComputer);
-  }
-
-  /** Shows ply `ply` of the game, one entry in the browser's history. */
-  function goTo(ply) {
-    if (ply < 0 || ply > state.line.length || ply === state.at) return;
-    state.at = ply;
-    state.hinted = null;
-    show(true);
-  }
-
-  /** Takes back the person's last line (and the computer's lines after it); with no computer, one line. */
-  function undo() {
-    const ply = undoPly(state.line, state.at, isHuman);
-    if (ply !== null) goTo(ply);
-  }
-
-  /** Draws again what was taken back, up to the person's next turn; with no computer, one line. */
-  function redo() {
-    goTo(redoPly(state.line, state.at, isHuman));
-  }
-
-  /** Lets go of the lines after the position on the board, so that the game goes on from it. */
-  function playOn() {
-    state.line = state.line.slice(0, state.at);
-    show(true);
-  }
-
-  /** The game in the URL, one history entry per line: reload restores it, Back and Forward walk through it. */
-  function remember(push) {
-    const url = new URL(location.href);
-    const { rows, cols, variant } = state.board;
-    url.searchParams.set("rows", String(rows));
-    url.searchParams.set("cols", String(cols));
-    url.searchParams.set("variant", variant);
-    url.searchParams.set("computer", state.computer || "none");
-    url.searchParams.set("lines", state.line.map((entry) => entry.move).join(","));
-    if (state.at < state.line.length) url.searchParams.set("ply", String(state.at));
-    else url.searchParams.delete("ply");
-    if (url.href === location.href) return;
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(null, "", url);
-  }
-
-  /** Sets the controls from the URL (a link, a reload, Back or Forward); returns its lines and the ply shown. */
-  function fromUrl() {
-    const shared = new URLSearchParams(location.search);
-    const rows = Number(shared.get("rows"));
-    const cols = Number(shared.get("cols"));
-    const variant = shared.get("variant") || "american";
-    if (rows > 0 && cols > 0) {
-      const preset = PRESETS.findIndex((p) => p.rows === rows && p.cols === cols && p.variant === variant);
-      presetSelect.value = preset >= 0 ? String(preset) : "custom";
-      custom.hidden = preset >= 0;
-      rowsInput.value = String(rows);
-      colsInput.value = String(cols);
-      if (["american", "swedish", "icelandic"].includes(variant)) variantSelect.value = variant;
-    }
-    const computer = shared.get("computer");
-    if (["A", "B", "none"].includes(computer)) computerSelect.value = computer === "none" ? "" : computer;
-    const ply = shared.has("ply") ? Number(shared.get("ply")) : null;
-    return { lines: (shared.get("lines") || "").split(",").filter(Boolean), ply };
-  }
-
-  /** The position after the first `ply` lines of the game, probed once. */
-  async function probed(request, ply) {
-    const lines = key(ply);
-    if (state.probes.has(lines)) return state.probes.get(lines);
-    const { rows, cols, variant } = state.board;
-    const body = await request.get("dots-and-boxes/probe", { rows, cols, variant, moves: lines });
-    if (body) {
-      progress.hidden = true;
-      state.probes.set(lines, body);
-    }
-    return body;
-  }
-
-  /** Probes the position on the board if need be, then draws it; the computer draws a line if it is its turn. */
-  async function show(push) {
-    remember(push);
-    exported.hidden = true;
-    // Begun even for a position probed before: whatever an earlier request was waiting to do is stale now.
-    const request = requests.begin();
-    let p;
-    try {
-      p = await probed(request, state.at);
-      if (!p) return;
-    } catch (error) {
-      failed(error, request);
-      return;
-    }
-    request.finish();
-    render();
-    if (!p.over && !isHuman(p.to_move) && state.at === state.line.length) {
-      const thinking = requests.begin();
-      await pause(delay);
-      thinking.finish();
-      if (!thinking.stale) play(p.choice, true);
-    }
-  }
-
-  function failed(error, request) {
-    if (request.stale) return;
-    request.finish();
-    progress.hidden = true;
-    // Nothing of the board asked for is shown: not the previous one either.
-    for (const part of [board, facts, record, chart]) part.replaceChildren();
-    const command = error instanceof ApiError && error.body.command;
-    status.show(`Error: ${error.message}.${command ? ` Build it with \`${command}\`, then reload.` : ""}`, true);
-  }
-
-  /** Draws `lines` from the empty board, as a link asks, stopping at the first that cannot be drawn; shows ply
-   * `ply`. */
-  async function replay(lines, ply) {
-    const request = requests.begin();
-    try {
-      state.line = [];
-      let p = await probed(request, 0);
-      if (!p) return;
-      let refused = null;
-      for (const [i, name] of lines.entries()) {
-        const entry = entryOf(p, name);
-        if (!entry) {
-          refused = `Line ${i + 1} of the link, ${name}, cannot be drawn there: the game stops before it.`;
-          break;
-        }
-        state.line.push(entry);
-        p = await probed(request, state.line.length);
-        if (!p) return;
-      }
-      request.finish();
-      state.at = Number.isInteger(ply) && ply >= 0 && ply < state.line.length ? ply : state.line.length;
-      state.notice = refused;
-      show(false);
-    } catch (error) {
-      failed(error, request);
-    }
+    page.redraw();
   }
 
   /** The game (lines numbered by turn, with the final score each leads to) as text to copy. */
   function exportGame() {
-    const { rows, cols, variant } = state.board;
+    const { rows, cols, variant } = page.settings.board;
     const title = `Dots and Boxes ${rows}x${cols} ${VARIANT_WORDS[variant] || variant}`;
-    const lines = state.line.slice(0, state.at).map((entry) => entry.move).join(",");
-    exported.show(gameText(title, state.line, [`Lines on the board: ${lines || "none"}`]));
+    exported.show(gameText(title, page.line, [`Lines on the board: ${linesShown().join(",") || "none"}`]));
   }
 
-  function newGame(lines = [], ply = null) {
-    const chosen = presetSelect.value === "custom"
-      ? { rows: Number(rowsInput.value), cols: Number(colsInput.value), variant: variantSelect.value }
-      : PRESETS[Number(presetSelect.value)];
-    const { rows, cols, variant } = state.board;
-    // Values depend on the board alone: what was probed on it stays good.
-    if (chosen.rows !== rows || chosen.cols !== cols || chosen.variant !== variant) state.probes = new Map();
-    state.board = chosen;
-    state.computer = computerSelect.value;
-    state.line = [];
-    state.at = 0;
-    state.hinted = null;
-    state.notice = null;
-    for (const part of [board, facts, record, chart]) part.replaceChildren();
-    exported.hidden = true;
-    undoButton.disabled = true;
-    redoButton.disabled = true;
-    playOnButton.hidden = true;
-    status.show("Setting up the board…");
-    replay(lines, ply);
-  }
-
-  window.addEventListener("popstate", () => {
-    const { lines, ply } = fromUrl();
-    newGame(lines, ply);
-  });
-  const { lines, ply } = fromUrl();
-  newGame(lines, ply);
+  page.start();
 })();

@@ -1,8 +1,8 @@
 // The game record, the value chart and the game as text: what every two-player page shows beside its board.
-// A page keeps its game as a line of entries, one per ply played:
-//   { move, mover, label, value, mistake }
-// `label` is the value as played (`W12`, `=`, `+2`), `value` its CSS class, `mistake` whether the move gave away
-// something against its mover.
+// The page's controller (controller.js) keeps the game as a line of entries, one per ply played:
+//   { id, move, mover, label, value, mistake }
+// `id` names the position the move leads to, `label` is the value as played (`W12`, `=`, `+2`), `value` its CSS
+// class, `mistake` whether the move gave away something against its mover.
 "use strict";
 
 /** The entries grouped into turns (a run of moves by one side) and the turns paired, one pair per numbered row. */
@@ -125,24 +125,6 @@ function remotenessPoint(probe, side, longest, shades) {
   if (forSide === "draw") return { y: 0, shade: "draw", words };
   const height = 1 - probe.distance / (longest + 1);
   return { y: forSide === "win" ? height : -height, shade: shades[forSide], words };
-}
-
-/**
- * The ply Undo goes back to: just before the person's last move, the replies after it taken back too; null if the
- * person has not moved. `isPerson(mover)` says whose moves are the person's: with nobody else at the board it is
- * every mover's, and Undo takes back one ply.
- */
-function undoPly(line, at, isPerson) {
-  let ply = at;
-  while (ply > 0 && !isPerson(line[ply - 1].mover)) ply--;
-  return ply > 0 ? ply - 1 : null;
-}
-
-/** The ply Redo goes on to: what was taken back, up to the person's next turn (see `undoPly`). */
-function redoPly(line, at, isPerson) {
-  let ply = at + 1;
-  while (ply < line.length && !isPerson(line[ply].mover)) ply++;
-  return Math.min(ply, line.length);
 }
 
 /** How good a win/loss/draw value is for the side it belongs to: a move worse than its position is a mistake. */

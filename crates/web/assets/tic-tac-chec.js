@@ -10,38 +10,20 @@
   const GLYPHS = { P: "♟\uFE0E", N: "♞\uFE0E", B: "♝\uFE0E", R: "♜\uFE0E" };
   const EMPTY = "..../..../..../.... w -- open";
   const app = document.getElementById("app");
-  const query = new URLSearchParams(location.search);
-  const state = {
-    pawn: query.get("pawn") === "outbound" ? "outbound" : "travel",
-    // The line explored: positions and the moves between them, each move with its value as played (see
-    // record.js); `at` is the one shown.
-    line: [{ position: query.get("position") || EMPTY, move: null }],
-    at: 0,
-    probe: null,
-    // Every position probed so far, by the pawn rule and its notation (see `probeKey`): the chart reads them.
-    probes: new Map(),
-    selected: null,
-    drag: null,
-  };
-  const requests = new Requests();
-  const lineRequests = new Requests();
+  // What belongs to the position on the board: the piece picked up, and the one being dragged. The line explored
+  // is the controller's.
+  const state = { selected: null, drag: null };
+  // Where the line explored starts: the empty board, or the position of a link.
+  let start = EMPTY;
 
   const pawnSelect = h(
     "select",
-    { id: "pawn", onchange: () => changeRule() },
+    { id: "pawn", onchange: () => page.replayLine() },
     h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
     h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
   );
-  pawnSelect.value = state.pawn;
-  const backButton = h("button", { id: "back", onclick: () => go(state.at - 1) }, "◀ Back");
-  const forwardButton = h("button", { id: "forward", onclick: () => go(state.at + 1) }, "Forward ▶");
-  const bestButton = h("button", { id: "best", onclick: () => playBest() }, "Play the best move");
-  const resetButton = h(
-    "button",
-    { id: "reset", onclick: () => { state.line = [{ position: EMPTY, move: null }]; go(0); } },
-    "Empty board",
-  );
-  const status = statusLine();
+  const bestButton = h("button", { id: "best", disabled: true, onclick: () => page.play(page.probe.moves[0].move) }, "Play the best move");
+  const resetButton = h("button", { id: "reset", onclick: () => emptyBoard() }, "Empty board");
   const missing = h("div", { id: "missing", class: "panel", hidden: true });
   const board = svg("svg", { id: "board", role: "img", "aria-label": "Tic-Tac-Chec board" });
   const moveList = h("div", { class: "moves", id: "moves" });
@@ -52,9 +34,51 @@
   const perfectButton = h("button", { id: "perfect-line", disabled: true, onclick: () => perfectLine() }, "Perfect line from here");
   const positionText = h("code", { id: "position" });
 
-  app.append(
-    h("div", { class: "controls" }, h("label", {}, "Pawns: ", pawnSelect), backButton, forwardButton, bestButton, resetButton),
+  const page = boardPage({
+    id: "tic-tac-chec",
+    readUrl: (query, problems) => ({
+      pawn: linkChoice(query, "pawn", ["travel", "outbound"], problems),
+      position: query.get("position") || EMPTY,
+    }),
+    writeUrl(settings, query) {
+      query.set("position", settings.position);
+      query.set("pawn", settings.pawn);
+    },
+    showSettings(settings) {
+      pawnSelect.value = settings.pawn;
+      start = settings.position;
+    },
+    settings: () => ({ pawn: pawnSelect.value, position: start }),
+    probeParams: ({ pawn }, position) => ({ position, pawn }),
+    start: (settings) => settings.position,
+    entry(p, name) {
+      const m = p.moves.find((x) => x.move === name);
+      if (!m) return null;
+      return {
+        id: m.position,
+        move: name,
+        mover: p.to_move,
+        label: m.value ? valueLabel(m) : "",
+        value: m.value,
+        mistake: Boolean(m.value && p.value) && outcome(m.value) < outcome(p.value),
+      };
+    },
+    // An explorer: every move is the person's.
+    isPerson: () => true,
+    words: { move: "Move", illegal: "is not legal there" },
+    buttons: { undo: ["back", "◀ Back"], redo: ["forward", "Forward ▶"] },
+    reset() {
+      state.selected = null;
+      exported.hidden = true;
+      perfect.replaceChildren();
+    },
+    draw,
     status,
+  });
+
+  app.append(
+    h("div", { class: "controls" }, h("label", {}, "Pawns: ", pawnSelect), page.buttons.undo, page.buttons.redo, bestButton, resetButton),
+    page.statusBar,
     missing,
     h(
       "div",
@@ -117,8 +141,7 @@
 
   /** The moves of the piece picked up: a square on the board, or a role in hand. */
   function movesOf(pick) {
-    if (!state.probe) return [];
-    return state.probe.moves.filter((m) => (pick.square ? m.from === pick.square : m.role === pick.role));
+    return page.probe.moves.filter((m) => (pick.square ? m.from === pick.square : m.role === pick.role));
   }
 
   const target = (m) => m.to;
@@ -146,9 +169,8 @@
     return group;
   }
 
-  function render() {
-    const p = state.probe;
-    if (!p) return;
+  function draw() {
+    const p = page.probe;
     const pos = layout(p);
     const width = 4 * CELL;
     const height = 6 * CELL + HAND_GAP + FILES_GAP;
@@ -197,27 +219,25 @@
         mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: shade }, valueLabel(m)));
         mark.addEventListener("click", (event) => {
           event.stopPropagation();
-          play(m.move);
+          page.play(m.move);
         });
         board.append(mark);
       }
     }
-    renderPanel(pos);
+    renderPanel();
   }
 
-  function renderPanel(pos) {
-    const p = state.probe;
-    const side = pos.turn === "white" ? "White" : "Black";
-    let text;
-    if (p.over) {
-      const winner = pos.turn === "white" ? "Black" : "White";
-      text = `Game over: ${winner} has four in a line.`;
-    } else if (p.value) {
-      text = `${side} to move${pos.opening ? " (opening: placements only)" : ""}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
-    } else {
-      text = `${side} to move${pos.opening ? " (opening: placements only)" : ""}.`;
-    }
-    status.show(text);
+  function status() {
+    const p = page.probe;
+    const side = p.to_move;
+    const opening = p.opening ? " (opening: placements only)" : "";
+    if (p.over) return `Game over: ${side === "White" ? "Black" : "White"} has four in a line.`;
+    if (p.value) return `${side} to move${opening}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
+    return `${side} to move${opening}.`;
+  }
+
+  function renderPanel() {
+    const p = page.probe;
     missing.hidden = !p.missing;
     if (p.missing) {
       missing.replaceChildren(
@@ -230,7 +250,7 @@
     const button = (m) =>
       h(
         "button",
-        { class: valueClass(m.value), "data-move": m.move, "data-label": valueLabel(m), onclick: () => play(m.move) },
+        { class: valueClass(m.value), "data-move": m.move, "data-label": valueLabel(m), onclick: () => page.play(m.move) },
         m.move,
         h("span", { class: "v" }, m.value ? valueLabel(m) : ""),
       );
@@ -255,37 +275,21 @@
     }
     if (p.moves.length === 0) moveList.append(h("span", { class: "note" }, "no moves: the game is over"));
     positionText.textContent = p.position;
-    renderRecord(record, state.line.slice(1), state.at, go);
+    renderRecord(record, page.line, page.ply, page.goTo);
     chart.hidden = !p.value;
     chart.replaceChildren(...(p.value ? [chartOfPlies()] : []));
     perfectButton.disabled = !p.value;
-    backButton.disabled = state.at === 0;
-    forwardButton.disabled = state.at >= state.line.length - 1;
     bestButton.disabled = p.moves.length === 0;
-  }
-
-  /** The line's entry for move `name` played at position `p`, with its value as played. */
-  function entryOf(p, name) {
-    const m = p.moves.find((x) => x.move === name);
-    if (!m) return null;
-    return {
-      position: m.position,
-      move: name,
-      mover: p.to_move,
-      label: m.value ? valueLabel(m) : "",
-      value: m.value,
-      mistake: Boolean(m.value && p.value) && outcome(m.value) < outcome(p.value),
-    };
   }
 
   /** The value of every ply of the line for White: White's wins above the band, Black's below. */
   function chartOfPlies() {
-    const plies = state.line.map((entry) => state.probes.get(probeKey(entry.position)));
-    const longest = Math.max(1, ...plies.map((probe) => (probe && probe.distance) || 0));
+    const plies = Array.from({ length: page.line.length + 1 }, (_, ply) => page.probeAt(ply));
+    const longest = Math.max(1, ...plies.map((probe) => probe.distance || 0));
     return valueChart({
       points: plies.map((probe) => remotenessPoint(probe, "White", longest, { win: "win", loss: "loss" })),
-      at: state.at,
-      goTo: go,
+      at: page.ply,
+      goTo: page.goTo,
       top: "White wins",
       middle: "draw",
       bottom: "Black wins",
@@ -293,41 +297,29 @@
     });
   }
 
-  /** The line (moves numbered, with their values) and the position shown, as text to copy. */
-  function exportGame() {
-    const title = `Tic-Tac-Chec (${state.pawn}) from ${state.line[0].position}`;
-    exported.show(gameText(title, state.line.slice(1), [`Position: ${state.line[state.at].position}`]));
+  /** A new line, from the empty board. */
+  function emptyBoard() {
+    start = EMPTY;
+    page.newGame();
   }
 
-  /** The perfect line from the position shown to the end (for a draw, until a position comes back). */
-  async function perfectLine() {
-    // Its own requests: asking for the line does not stop the page loading, and an answer for a position no
-    // longer shown is dropped.
-    const request = lineRequests.begin();
-    const asked = { position: state.line[state.at].position, pawn: state.pawn };
-    try {
-      const body = await request.get("tic-tac-chec/line", asked);
-      request.finish();
-      if (!body || asked.position !== state.line[state.at].position || asked.pawn !== state.pawn) return;
-      const items = body.moves.map((m) => h("li", {}, `${m.move} ${valueLabel(m)}`));
-      if (body.repeats) items.push(h("li", {}, "… and round again: a draw"));
-      perfect.replaceChildren(...(items.length ? items : [h("li", {}, "The game is over.")]));
-    } catch (error) {
-      if (request.stale) return;
-      request.finish();
-      status.show(`Error: ${error.message}`, true);
-    }
+  /** The line (moves numbered, with their values) and the position shown, as text to copy. */
+  function exportGame() {
+    const { pawn, position } = page.settings;
+    exported.show(gameText(`Tic-Tac-Chec (${pawn}) from ${position}`, page.line, [`Position: ${page.probe.position}`]));
+  }
+
+  function perfectLine() {
+    page.perfectLine(perfect, { position: page.probe.position, pawn: page.settings.pawn });
   }
 
   function clickSquare(name) {
-    const p = state.probe;
-    if (!p) return;
     if (state.selected) {
       const m = movesOf(state.selected).find((x) => target(x) === name);
-      if (m) return play(m.move);
+      if (m) return page.play(m.move);
     }
     state.selected = null;
-    render();
+    page.redraw();
   }
 
   function startDrag(event, pick) {
@@ -367,7 +359,7 @@
       // A click: select the piece, or put it down again.
       const same = state.selected && JSON.stringify(state.selected) === JSON.stringify(drag.pick);
       state.selected = same ? null : drag.pick;
-      render();
+      page.redraw();
       return;
     }
     const at = svgPoint(event);
@@ -376,117 +368,12 @@
     const onBoard = file >= 0 && file < 4 && rank >= 0 && rank < 4 && at.y >= CELL + HAND_GAP;
     const m = onBoard ? movesOf(drag.pick).find((x) => target(x) === squareName(file, rank)) : null;
     if (m) {
-      play(m.move);
+      page.play(m.move);
     } else {
       state.selected = null;
-      render();
+      page.redraw();
     }
   });
 
-  function play(name) {
-    // Until the answer for the position now shown arrives, the moves on screen belong to the one before.
-    if (requests.pending) return;
-    const entry = entryOf(state.probe, name);
-    if (!entry) return;
-    state.line = state.line.slice(0, state.at + 1);
-    state.line.push(entry);
-    go(state.line.length - 1);
-  }
-
-  function playBest() {
-    if (requests.pending) return;
-    const moves = state.probe.moves;
-    if (moves.length > 0) play(moves[0].move);
-  }
-
-  function go(at) {
-    if (at < 0 || at >= state.line.length) return;
-    state.at = at;
-    load(true);
-  }
-
-  /** The line in the URL, one history entry per step: reload restores it, Back and Forward walk through it. */
-  function remember(push) {
-    const url = new URL(location.href);
-    url.searchParams.set("position", state.line[0].position);
-    url.searchParams.set("pawn", state.pawn);
-    const moves = state.line.slice(1).map((entry) => entry.move);
-    if (moves.length) url.searchParams.set("moves", moves.join(","));
-    else url.searchParams.delete("moves");
-    if (state.at < state.line.length - 1) url.searchParams.set("at", String(state.at));
-    else url.searchParams.delete("at");
-    if (url.href === location.href) return;
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(null, "", url);
-  }
-
-  /** Where a position's probe is kept: its value depends on the pawn rule too. */
-  const probeKey = (position) => `${state.pawn} ${position}`;
-
-  /** The pawn rule changed: the line is played again under it (its values change; a move it no longer allows
-   * ends it there), one entry in the browser's history. */
-  function changeRule() {
-    state.pawn = pawnSelect.value;
-    remember(true);
-    replay();
-  }
-
-  const probeOf = (request, position) => request.get("tic-tac-chec/probe", { position, pawn: state.pawn });
-
-  async function load(push = false) {
-    const request = requests.begin();
-    const position = state.line[state.at].position;
-    state.selected = null;
-    exported.hidden = true;
-    perfect.replaceChildren();
-    try {
-      const body = state.probes.get(probeKey(position)) || (await probeOf(request, position));
-      if (!body) return;
-      // The line's first position as the API writes it, so that the URL and the line agree.
-      if (state.at === 0) state.line[0].position = body.position;
-      state.probes.set(probeKey(body.position), body);
-      state.probe = body;
-      request.finish();
-      remember(push);
-      render();
-    } catch (error) {
-      if (request.stale) return;
-      // Still pending: the moves on screen are not this position's; nothing can be played or walked from here.
-      status.show(`Error: ${error.message}`, true);
-      for (const button of [backButton, forwardButton, bestButton, perfectButton]) button.disabled = true;
-    }
-  }
-
-  /** Follows the moves of a link (or of Back and Forward) from its first position, then shows step `at`. */
-  async function replay() {
-    const shared = new URLSearchParams(location.search);
-    state.pawn = shared.get("pawn") === "outbound" ? "outbound" : "travel";
-    pawnSelect.value = state.pawn;
-    const line = [{ position: shared.get("position") || EMPTY, move: null }];
-    const moves = (shared.get("moves") || "").split(",").filter(Boolean);
-    const request = requests.begin();
-    try {
-      for (const [i, name] of moves.entries()) {
-        const position = line[line.length - 1].position;
-        const body = state.probes.get(probeKey(position)) || (await probeOf(request, position));
-        if (!body) return;
-        state.probes.set(body.position, body);
-        if (i === 0) line[0].position = body.position;
-        const entry = entryOf(body, name);
-        if (!entry) break;
-        line.push(entry);
-      }
-      request.finish();
-    } catch (error) {
-      if (request.stale) return;
-      request.finish();
-    }
-    state.line = line;
-    const at = Number(shared.get("at"));
-    state.at = shared.has("at") && Number.isInteger(at) && at >= 0 && at < line.length ? at : line.length - 1;
-    load(false);
-  }
-
-  window.addEventListener("popstate", () => replay());
-  replay();
+  page.start();
 })();

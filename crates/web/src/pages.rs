@@ -85,7 +85,8 @@ fn game_page(games: &[&'static dyn Game], id: &str, name: &str) -> Html<String> 
         Some(id),
         &format!(
             "<h1>{name}</h1>\n<div id=\"app\" data-game=\"{id}\"></div>\n<script src=\"/assets/common.js\"></script>\n\
-             <script src=\"/assets/record.js\"></script>\n<script src=\"/assets/{id}.js\"></script>"
+             <script src=\"/assets/record.js\"></script>\n<script src=\"/assets/controller.js\"></script>\n\
+             <script src=\"/assets/{id}.js\"></script>"
         ),
     )
 }
@@ -131,7 +132,7 @@ mod tests {
             assert!(ASSETS.iter().any(|(name, _, _)| *name == script), "no {script} in assets/");
         }
         // The scripts every page loads, beside its game's own.
-        let shared = ["common.js", "palette.js", "record.js"];
+        let shared = ["common.js", "controller.js", "palette.js", "record.js"];
         let pages = ASSETS.iter().filter(|(name, _, _)| name.ends_with(".js") && !shared.contains(name)).count();
         assert_eq!(pages, GAMES.len(), "a page script for a game the registry does not list");
     }
