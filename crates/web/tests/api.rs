@@ -100,7 +100,7 @@ async fn games_lists_every_game_and_every_page_is_served() {
     for jargon in ["retrograde", "descending sweep", "tiered"] {
         assert!(!index.contains(jargon), "the index says {jargon:?}");
     }
-    let shared = ["style.css", "palette.js", "common.js", "record.js"].map(String::from);
+    let shared = ["style.css", "palette.js", "common.js", "record.js", "controller.js"].map(String::from);
     for asset in shared.into_iter().chain(registered.iter().map(|id| format!("{id}.js"))) {
         let (status, text) = server.request(Method::GET, &format!("/assets/{asset}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{asset}");
