@@ -1,6 +1,6 @@
 // A short load test on loopback: CLIENTS clients probing positions and analysing Snakes boards for SECONDS
 // seconds, with no errors, while SLOW clients (none unless $LOAD_SLOW says) hold connections open by sending
-// their headers a byte at a time. Prints the latency percentiles as JSON (docs/benchmarks.md records them).
+// their headers a byte at a time. Prints the latency percentiles as JSON (docs/notes/benchmarks.md records them).
 import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";

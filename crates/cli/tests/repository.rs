@@ -185,3 +185,134 @@ fn nothing_reads_outside_the_repository() {
         }
     }
 }
+
+/// The code of a Rust file outside its unit tests: a `#[cfg(test)]` module
+/// runs to the end of the file, as every one here does.
+fn outside_tests(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |at| &text[..at])
+}
+
+#[test]
+fn no_source_outside_a_games_folder_names_a_game() {
+    let root = root();
+    let games: Vec<(String, String)> = solved_games::registry::GAMES
+        .iter()
+        .map(|g| (g.info().id.to_string(), g.info().id.replace('-', "_")))
+        .collect();
+    let mut sources = files(&root.join("crates"), &[".rs", ".js", ".css"]);
+    sources.retain(|f| !f.components().any(|c| ["tests", "benches"].contains(&&*c.as_os_str().to_string_lossy())));
+    let games_src = root.join("crates/games/src");
+    for file in sources {
+        let relative = file.strip_prefix(&root).unwrap().display().to_string();
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let in_its_folder = |module: &str| file.starts_with(games_src.join(module));
+        if games.iter().any(|(id, module)| in_its_folder(module) || stem == *id || stem == *module) {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        // A game is its folder's module and its entry in the registry.
+        if relative == "crates/games/src/registry.rs" {
+            let start = text.find("pub const GAMES").expect("the registry lists the games");
+            let end = start + text[start..].find(';').unwrap();
+            text.replace_range(start..end, "");
+        }
+        for line in code(outside_tests(&text)).lines() {
+            if relative == "crates/games/src/lib.rs" && line.starts_with("pub mod ") {
+                continue;
+            }
+            let lower = line.to_lowercase();
+            for (id, module) in &games {
+                assert!(!lower.contains(id) && !lower.contains(module), "{relative} names {id}: {line}");
+            }
+        }
+    }
+}
+
+/// The paths under `dir` that `pattern` names: itself if there is no
+/// `<…>` in it, else one for each folder in that place.
+fn matching(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    let Some((before, rest)) = pattern.split_once('<') else {
+        let path = dir.join(pattern);
+        return if path.exists() { vec![path] } else { Vec::new() };
+    };
+    let after = rest.split_once('>').map_or("", |(_, after)| after);
+    let Ok(entries) = std::fs::read_dir(dir.join(before)) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .map(|entry| entry.unwrap().path())
+        .filter(|folder| folder.is_dir())
+        .map(|folder| PathBuf::from(format!("{}{after}", folder.display())))
+        .filter(|path| path.exists())
+        .collect();
+    found.sort();
+    found
+}
+
+/// ARCHITECTURE.md's code map, like rust-analyzer's: short, naming every
+/// source file, and naming nothing that is not there.
+#[test]
+fn the_architecture_names_every_source_file_and_only_paths_that_exist() {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(lines <= 150, "ARCHITECTURE.md has {lines} lines: keep it to 150 at most");
+    // Paths are written in backticks, from the folder named last in the
+    // same paragraph or item, from the sources or the folder of the
+    // heading's crate (`crates/engine/src/` for `table/mod.rs`), or from
+    // the root.
+    let mut named = BTreeSet::new();
+    let mut krate = root.clone();
+    let mut here = root.clone();
+    for line in text.lines() {
+        if let Some(heading) = line.strip_prefix("### ") {
+            krate = root.join(heading.split('`').nth(1).unwrap_or_default());
+        } else if line.starts_with("## ") {
+            krate = root.clone();
+        }
+        let base = krate.join("src");
+        if line.is_empty() || line.starts_with('#') || line.starts_with("- ") {
+            here = base.clone();
+        }
+        for (i, span) in line.split('`').enumerate() {
+            // `/api/` is an address, not a folder.
+            let looks_like_a_path = i % 2 == 1
+                && !span.contains(' ')
+                && !span.starts_with('/')
+                && (span.ends_with('/')
+                    || span
+                        .rsplit_once('.')
+                        .is_some_and(|(_, ext)| ["rs", "js", "css", "md", "toml", "mjs"].contains(&ext)));
+            if !looks_like_a_path {
+                continue;
+            }
+            // `<game>/claims.rs` names the file of that name in each folder
+            // that has one; `<game>.js` is a pattern for files to come.
+            let found: Vec<PathBuf> = [&here, &base, &krate, &root]
+                .iter()
+                .map(|dir| matching(dir, span))
+                .find(|found| !found.is_empty())
+                .unwrap_or_default();
+            assert!(
+                !found.is_empty() || span.contains("<game>."),
+                "ARCHITECTURE.md names `{span}`, which is not there"
+            );
+            // A folder, or a pattern of folders, is where the next names are.
+            if let [dir] = &found[..]
+                && dir.is_dir()
+            {
+                here = dir.clone();
+            } else if span.ends_with("/") && found.len() > 1 {
+                here = found[0].parent().unwrap().to_path_buf();
+            }
+            named.extend(found.iter().map(|f| f.canonicalize().unwrap()));
+        }
+    }
+    let mut sources = files(&root.join("crates"), &[".rs", ".js", ".css"]);
+    // Tests are found by their name, beside what they test.
+    sources.retain(|f| !f.components().any(|c| c.as_os_str() == "tests") && f.file_stem().unwrap() != "tests");
+    let unnamed: Vec<String> = sources
+        .iter()
+        .filter(|f| !named.contains(&f.canonicalize().unwrap()))
+        .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert!(unnamed.is_empty(), "ARCHITECTURE.md does not name {unnamed:?}");
+}

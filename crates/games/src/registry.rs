@@ -9,10 +9,10 @@
 
 pub use crate::front::Game;
 pub use crate::info::{GameInfo, Operation, Supported};
-use crate::{dodgem, dots_and_boxes, snakes, tic_tac_chec};
 
 /// Every game, in the order they are listed to users.
-pub const GAMES: &[&dyn Game] = &[dodgem::GAME, dots_and_boxes::GAME, snakes::GAME, tic_tac_chec::GAME];
+pub const GAMES: &[&dyn Game] =
+    &[crate::dodgem::GAME, crate::dots_and_boxes::GAME, crate::snakes::GAME, crate::tic_tac_chec::GAME];
 
 /// The game with id `id` among `games`.
 pub fn find(games: &[&'static dyn Game], id: &str) -> Option<&'static dyn Game> {

@@ -35,7 +35,7 @@ pub enum Provenance {
 }
 
 /// What solving a table takes, roughly, on two cores of the reference
-/// machine (`docs/benchmarks.md`).
+/// machine (`docs/performance.md`; a test holds the estimates to it).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Cost {
     /// Seconds, writing the table included.

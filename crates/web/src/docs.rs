@@ -1,5 +1,5 @@
 //! The project's documentation, served by the binary itself: the README,
-//! the architecture (where the source lives) and the measurements, with the
+//! the architecture (where the source lives) and the performance, with the
 //! screenshots they show, so that the pages' "Documentation" link works
 //! wherever `solved serve` runs, with no network.
 
@@ -40,11 +40,11 @@ const DOCS: &[Doc] = &[
         text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ARCHITECTURE.md")),
     },
     Doc {
-        slug: "benchmarks",
-        path: "docs/benchmarks.md",
-        title: "Benchmarks",
-        about: "What was measured, on which machine, against which baseline.",
-        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks.md")),
+        slug: "performance",
+        path: "docs/performance.md",
+        title: "Performance",
+        about: "How long each solve takes, at one and two threads, beside the published solvers.",
+        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/performance.md")),
     },
 ];
 
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn links_into_the_repository_go_to_what_this_server_serves() {
-        assert_eq!(&*served("", "docs/benchmarks.md".into()), "/docs/benchmarks");
+        assert_eq!(&*served("", "docs/performance.md".into()), "/docs/performance");
         assert_eq!(&*served("", "ARCHITECTURE.md#crates".into()), "/docs/architecture#crates");
         assert_eq!(&*served("docs", "../README.md".into()), "/docs/readme");
         assert_eq!(&*served("docs", "screenshots/dodgem.png".into()), "/docs/screenshots/dodgem.png");

@@ -43,13 +43,12 @@ use solved_games::params::quote;
 use tower_http::limit::RequestBodyLimitLayer;
 
 pub use crate::error::ApiError;
+use crate::guard::MAX_BODY;
 pub use crate::server::Limits;
 pub use crate::state::AppState;
 
 /// The longest query string accepted.
 const MAX_QUERY: usize = 4096;
-/// The largest request body accepted (no endpoint takes one).
-const MAX_BODY: usize = 16 * 1024;
 
 /// The whole app.
 pub fn router(state: AppState) -> Router {
@@ -58,7 +57,9 @@ pub fn router(state: AppState) -> Router {
         .merge(docs::routes())
         .nest("/api", api::routes(state.games()))
         .fallback(pages::not_found)
-        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        // Served, the gate refuses a larger body first; this bounds the
+        // router called on its own.
+        .layer(RequestBodyLimitLayer::new(MAX_BODY as usize))
         .layer(middleware::from_fn(limits))
         .with_state(Arc::new(state))
 }

@@ -82,7 +82,11 @@ fn table(game: &Dodgem, host: &dyn Host) -> anyhow::Result<(Arc<Table<Packed>>, 
     if game.size() > super::MAX_FLAT_SIZE {
         anyhow::bail!("Dodgem {0}x{0} is kept as unit files, not as one table", game.size());
     }
-    host.table(INFO.name, game, solve_command(game))
+    let mut wanted = Wanted::table(host.store(), INFO.name, game, solve_command(game));
+    // An entry stands for a position and its mirror image, and a page says
+    // how many positions it solves, as the summary counts them.
+    wanted.positions = 2 * wanted.key.positions;
+    host.typed(wanted)
 }
 
 /// The solved values of `game`: its unit files where the request asks for
@@ -110,7 +114,7 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
         path: files.dir().to_path_buf(),
         name: INFO.name,
         key: game.table_key(),
-        positions: game.table_key().positions,
+        positions: 2 * game.table_key().positions,
         command: solve_command(game),
         detail: Default::default(),
         // What stays loaded is each unit's header and block list: the

@@ -1,0 +1,36 @@
+//! What the command line and the pages say a solve will take, held to what
+//! `solved solve` took when `docs/performance.md` was last measured
+//! (`docs/performance/`): one place for every figure.
+
+use solved_games::dodgem::{Dodgem, Objective};
+use solved_games::dots_and_boxes::quiet::QuietTable;
+use solved_games::dots_and_boxes::{Board, Variant};
+use solved_games::tables::Solvable;
+use solved_games::tic_tac_chec::{PawnRule, TicTacChec};
+
+/// The seconds `solved solve` took for `workload`, as measured.
+fn measured(workload: &str) -> f64 {
+    let path = format!("{}/../../docs/performance/{workload}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    record["seconds"].as_f64().unwrap_or_else(|| panic!("{path} has no seconds"))
+}
+
+#[test]
+fn every_estimate_is_within_a_factor_of_two_of_the_measured_solve() {
+    let cases = [
+        ("solve-dodgem-5x5", Dodgem::new(5, Objective::Normal).unwrap().cost()),
+        ("solve-dots-and-boxes-3x4", QuietTable::new(&Board::new(3, 4, Variant::American).unwrap()).cost()),
+        ("solve-dots-and-boxes-3x5-icelandic", QuietTable::new(&Board::new(3, 5, Variant::Icelandic).unwrap()).cost()),
+        ("solve-tic-tac-chec", TicTacChec::new(PawnRule::Travel).cost()),
+    ];
+    for (workload, estimate) in cases {
+        let seconds = measured(workload);
+        let ratio = estimate.seconds / seconds;
+        assert!(
+            (0.5..=2.0).contains(&ratio),
+            "{workload}: estimated {:.1} s, measured {seconds:.1} s",
+            estimate.seconds
+        );
+    }
+}
