@@ -2,7 +2,7 @@
 //! reach them.
 //!
 //! Each game describes itself once, in its own folder, as a [`Game`]: its
-//! [`GameInfo`] (id, name, the [`Field`]s that name one board or variant,
+//! [`GameInfo`] (id, name, the [`Field`](crate::params::Field)s that name one board or variant,
 //! the [`Operation`]s it supports with the fields each takes) and the
 //! operations themselves. [`GAMES`] lists them; the command line and the
 //! web app walk that list and nothing else.

@@ -36,7 +36,7 @@ pub trait Game: Sync + std::fmt::Debug {
 
     /// The parameters of the board or variant `params` name, as the game
     /// writes them: what a command line that does the same again needs
-    /// (see [`command_line`](crate::registry::command_line)).
+    /// (see [`GameInfo::command_line`]).
     ///
     /// # Errors
     ///
