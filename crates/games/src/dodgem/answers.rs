@@ -7,7 +7,7 @@ use serde::Serialize;
 use solved_engine::{Tally, Value};
 
 use super::{Dodgem, Move, Player, Position, RecordMove, Square, UnitFigures};
-use crate::front::{Answer, MoveJson, TallyJson};
+use crate::front::{Answer, MoveJson, TallyJson, moves_table};
 use crate::text::{columns, thousands};
 
 /// What a board's values say of it as a whole (`summary`,
@@ -228,12 +228,7 @@ impl Answer for Probe {
         text.push_str(&board(&self.pos));
         let _ = writeln!(text, "{} to move: {} ({})", self.to_move, self.value, describe(self.value));
         if !self.moves.is_empty() {
-            let mut rows = vec![vec!["move".into(), "value".into(), "position after".into()]];
-            rows.extend(self.moves.iter().map(|m| {
-                let value = m.value().map_or(String::new(), |v| v.to_string());
-                vec![m.name().to_string(), value, m.position().to_string()]
-            }));
-            text.push_str(&columns(&rows));
+            text.push_str(&moves_table(&self.moves));
         }
         text
     }

@@ -2,13 +2,11 @@
 
 use std::fmt::Write;
 
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 use solved_engine::Value;
 
 use super::answers::{board, describe};
 use super::{Dodgem, DodgemValues, Ending, Move, Objective, Player, Position};
-use crate::front::{self, Playable};
+use crate::front::{self, Playable, Seat};
 use crate::params::Params;
 use crate::player::choose;
 
@@ -16,9 +14,7 @@ use crate::player::choose;
 pub(super) struct Session {
     game: Dodgem,
     values: DodgemValues,
-    human: Player,
-    rng: StdRng,
-    hints: bool,
+    seat: Seat<Player>,
 }
 
 impl Session {
@@ -29,11 +25,8 @@ impl Session {
         values: DodgemValues,
         params: &Params,
     ) -> anyhow::Result<Box<dyn front::Session>> {
-        let human = params.required("as", params.parsed::<Player>("as")?)?;
-        let seed = params.number::<u64>("seed")?;
-        let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-        let hints = params.flag("hints")?;
-        Ok(front::session(Session { game, values, human, rng, hints }))
+        let seat = Seat::from_params(params)?;
+        Ok(front::session(Session { game, values, seat }))
     }
 }
 
@@ -46,7 +39,7 @@ impl Playable for Session {
              Red moves up, left or right and leaves off the top. Type a move like a3-b3 or c3-off, 'hint', or 'quit'.",
             self.game.size(),
             self.game.objective().id(),
-            self.human
+            self.seat.human
         )
     }
 
@@ -55,7 +48,7 @@ impl Playable for Session {
     }
 
     fn hinted(&self) -> bool {
-        self.hints
+        self.seat.hints
     }
 
     fn show(&self, pos: &Position, hints: bool, repeated: u32) -> anyhow::Result<String> {
@@ -88,13 +81,13 @@ impl Playable for Session {
     }
 
     fn is_players_turn(&self, pos: &Position) -> bool {
-        pos.turn() == self.human
+        pos.turn() == self.seat.human
     }
 
     fn computer(&mut self, pos: &Position) -> anyhow::Result<(Position, String)> {
         let ranked = self.values.ranked_moves(&self.game, pos)?;
         let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
-        let (m, value, child) = ranked[choose(&values, &mut self.rng).expect("the game is not over")];
+        let (m, value, child) = ranked[choose(&values, &mut self.seat.rng).expect("the game is not over")];
         Ok((child, format!("{} plays {m} ({value})", pos.turn())))
     }
 

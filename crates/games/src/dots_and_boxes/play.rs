@@ -2,15 +2,13 @@
 
 use std::sync::Arc;
 
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 use solved_engine::Table;
 
 use super::answers::{LOONY_KEY, describe, outcome};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::wilson::Loony;
 use super::{Board, Player, Position, Scorer};
-use crate::front::{self, Playable};
+use crate::front::{self, Playable, Seat};
 use crate::params::Params;
 
 /// A game against the perfect player.
@@ -18,9 +16,7 @@ pub(super) struct Session {
     board: Board,
     quiet: QuietTable,
     table: Arc<Table<QuietOutcomes>>,
-    human: Player,
-    rng: StdRng,
-    hints: bool,
+    seat: Seat<Player>,
 }
 
 impl Session {
@@ -32,11 +28,8 @@ impl Session {
         table: Arc<Table<QuietOutcomes>>,
         params: &Params,
     ) -> anyhow::Result<Box<dyn front::Session>> {
-        let human = params.required("as", params.parsed::<Player>("as")?)?;
-        let seed = params.number::<u64>("seed")?;
-        let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-        let hints = params.flag("hints")?;
-        Ok(front::session(Session { board, quiet, table, human, rng, hints }))
+        let seat = Seat::from_params(params)?;
+        Ok(front::session(Session { board, quiet, table, seat }))
     }
 
     fn scorer(&self) -> Scorer<'_> {
@@ -54,7 +47,7 @@ impl Playable for Session {
              horizontal line, ba the top-left vertical one). Completing a box takes it and you move again. \
              Type 'hint' for the scores of every line, or 'quit'.",
             describe(&self.board),
-            self.human
+            self.seat.human
         )
     }
 
@@ -63,7 +56,7 @@ impl Playable for Session {
     }
 
     fn hinted(&self) -> bool {
-        self.hints
+        self.seat.hints
     }
 
     fn show(&self, pos: &Position, hints: bool, _: u32) -> anyhow::Result<String> {
@@ -83,11 +76,11 @@ impl Playable for Session {
     }
 
     fn is_players_turn(&self, pos: &Position) -> bool {
-        pos.turn() == self.human
+        pos.turn() == self.seat.human
     }
 
     fn computer(&mut self, pos: &Position) -> anyhow::Result<(Position, String)> {
-        let line = Scorer::new(&self.quiet, &self.table).choose(pos, &mut self.rng)?;
+        let line = Scorer::new(&self.quiet, &self.table).choose(pos, &mut self.seat.rng)?;
         let takes = self.board.completed_by(pos.drawn(), line).len();
         let note = if takes > 0 { format!(", taking {takes}") } else { String::new() };
         let child = self.board.play(pos, line).expect("the computer draws an undrawn line");

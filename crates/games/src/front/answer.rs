@@ -220,19 +220,15 @@ impl MoveJson {
     ) -> MoveJson {
         MoveJson { m: m.to_string(), value, position: position.to_string(), from, to, role }
     }
+}
 
-    /// The move as written.
-    pub fn name(&self) -> &str {
-        &self.m
-    }
-
-    /// Its value for the mover, once known.
-    pub fn value(&self) -> Option<Value> {
-        self.value
-    }
-
-    /// The position it leads to.
-    pub fn position(&self) -> &str {
-        &self.position
-    }
+/// `moves` as a table for the terminal: each move, its value (blank until
+/// known) and the position after it.
+pub fn moves_table(moves: &[MoveJson]) -> String {
+    let mut rows = vec![["move", "value", "position after"].map(String::from).to_vec()];
+    rows.extend(moves.iter().map(|m| {
+        let value = m.value.map_or(String::new(), |v| v.to_string());
+        vec![m.m.clone(), value, m.position.clone()]
+    }));
+    columns(&rows)
 }

@@ -4,6 +4,42 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::str::FromStr;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use crate::params::{HINTS, ParamError, Params, SEED};
+
+/// The person's seat at a game against the perfect player, as `play`'s
+/// parameters set it.
+#[derive(Debug)]
+pub struct Seat<P> {
+    /// The side the person plays (`as`).
+    pub human: P,
+    /// The computer's choices among equally good moves: from `seed`, else
+    /// at random.
+    pub rng: StdRng,
+    /// Whether every move's value is shown on the person's turn (`hints`).
+    pub hints: bool,
+}
+
+impl<P: FromStr> Seat<P>
+where
+    P::Err: std::error::Error + Send + Sync + 'static,
+{
+    /// The seat `params` ask for.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for a side, seed or flag that does not read.
+    pub fn from_params(params: &Params) -> Result<Seat<P>, ParamError> {
+        let human = params.required("as", params.parsed::<P>("as")?)?;
+        let seed = params.number::<u64>(SEED.name)?;
+        let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
+        Ok(Seat { human, rng, hints: params.flag(HINTS.name)? })
+    }
+}
 
 /// What the loop needs to know about a game.
 pub trait Playable: Send {

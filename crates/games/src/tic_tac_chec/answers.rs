@@ -9,7 +9,7 @@ use super::{
     Color, Direction, DrawingLine, Move, OPENING_POSITIONS, PhaseSummary, Piece, Position, ThreatCensus, Transitions,
     VariantComparison, square_name, squares,
 };
-use crate::front::{Answer, MoveJson};
+use crate::front::{Answer, MoveJson, moves_table};
 use crate::text::{columns, thousands};
 
 /// The table's totals from its header, and the empty board's value
@@ -302,12 +302,7 @@ impl Answer for Probe {
         if self.moves.is_empty() {
             text.push_str("the game is over\n");
         } else {
-            let mut rows = vec![["move", "value", "position after"].map(String::from).to_vec()];
-            rows.extend(self.moves.iter().map(|m| {
-                let value = m.value().map_or(String::new(), |v| v.to_string());
-                vec![m.name().to_string(), value, m.position().to_string()]
-            }));
-            text.push_str(&columns(&rows));
+            text.push_str(&moves_table(&self.moves));
         }
         text
     }
