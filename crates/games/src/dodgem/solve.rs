@@ -615,19 +615,20 @@ impl Solvable for Dodgem {
         }
     }
 
-    /// Measured on 5×5: the solve, then the reachable positions and the
-    /// mutual zugzwangs the table's facts keep, 45 s in all. Past
-    /// [`MAX_FLAT_SIZE`] the solve is by unit files, at the rate the large
-    /// 6×6 units ran at (2.7 million stored positions a second), then the
-    /// walk for the reachable positions (10.5 million a second, both sides
-    /// to move), whose pending marks take the most memory.
+    /// Up to [`MAX_FLAT_SIZE`], the solve, then the reachable positions and
+    /// the mutual zugzwangs the table's facts keep, at the rate
+    /// `docs/performance.md` measured on 5×5 (a test holds it there). Past
+    /// it, the solve by unit files at the rate 6×6's ran at (6.75 million
+    /// stored positions a second), then the walk for the reachable
+    /// positions (about 17 million a second, both sides to move), whose
+    /// pending marks take the most memory: `docs/dodgem-6x6.md`.
     fn cost(&self) -> Cost {
         let positions = self.position_count();
         if self.size > MAX_FLAT_SIZE {
-            let seconds = positions as f64 / 2.7e6 + 2.0 * positions as f64 / 10.5e6;
+            let seconds = positions as f64 / 6.75e6 + 2.0 * positions as f64 / 17e6;
             return Cost { seconds, bytes: 8_000_000_000 };
         }
-        Cost { seconds: positions as f64 * 3.8e-7, bytes: 8 * positions / 7 }
+        Cost { seconds: positions as f64 * 2.8e-7, bytes: 8 * positions / 7 }
     }
 
     fn solve(&self, progress: &dyn Progress) -> Result<Solution, ObtainError> {
