@@ -18,10 +18,9 @@ pub(super) struct Summary {
     game: &'static str,
     size: u8,
     variant: &'static str,
-    positions: u64,
-    wins: u64,
-    losses: u64,
-    draws: u64,
+    /// Every position, either side to move, by result.
+    #[serde(flatten)]
+    all: TallyJson,
     start: Value,
     max_win_distance: Option<u16>,
     max_loss_distance: Option<u16>,
@@ -35,10 +34,7 @@ impl Summary {
             game: super::INFO.id,
             size: game.size(),
             variant: game.objective().id(),
-            positions: all.positions(),
-            wins: all.wins,
-            losses: all.losses,
-            draws: all.draws,
+            all: all.into(),
             start,
             max_win_distance: figures.longest_win.map(|p| p.0),
             max_loss_distance: figures.longest_loss.map(|p| p.0),
@@ -48,8 +44,7 @@ impl Summary {
 
     fn text(&self, reachable: Option<&TallyJson>) -> String {
         let mut text = String::new();
-        let all = Tally { wins: self.wins, losses: self.losses, draws: self.draws };
-        text.push_str(&tallies(all, reachable));
+        text.push_str(&tallies(&self.all, reachable));
         let _ = writeln!(text, "start position: {} ({})", self.start, describe(self.start));
         let longest = |p: Option<u16>| p.map_or("none".into(), |p| format!("{p} plies"));
         let _ = writeln!(
@@ -123,7 +118,7 @@ impl Answer for Solved {
         }
         text.push_str(&self.summary.text(Some(&self.reachable)));
         if let Some(units) = &self.units {
-            let positions = self.summary.positions;
+            let positions = self.summary.all.positions;
             let _ = writeln!(
                 text,
                 "on disk: {} for {} values ({:.1}x smaller)",
@@ -139,13 +134,13 @@ impl Answer for Solved {
 
 /// The table of positions by result: all of them, and those reachable
 /// from the start.
-fn tallies(all: Tally, reachable: Option<&TallyJson>) -> String {
+fn tallies(all: &TallyJson, reachable: Option<&TallyJson>) -> String {
     let row = |label: &str, positions: u64, wins: u64, losses: u64, draws: u64| {
         vec![label.into(), thousands(positions), thousands(wins), thousands(losses), thousands(draws)]
     };
     let mut rows = vec![
         ["", "positions", "wins", "losses", "draws"].map(String::from).to_vec(),
-        row("all (either side to move)", all.positions(), all.wins, all.losses, all.draws),
+        row("all (either side to move)", all.positions, all.wins, all.losses, all.draws),
     ];
     if let Some(r) = reachable {
         rows.push(row("reachable from the start", r.positions, r.wins, r.losses, r.draws));

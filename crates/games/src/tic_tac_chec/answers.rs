@@ -9,7 +9,7 @@ use super::{
     Color, Direction, DrawingLine, Move, OPENING_POSITIONS, PhaseSummary, Piece, Position, ThreatCensus, Transitions,
     VariantComparison, square_name, squares,
 };
-use crate::front::{Answer, MoveJson, moves_table};
+use crate::front::{Answer, MoveJson, TallyJson, moves_table};
 use crate::text::{columns, thousands};
 
 /// The table's totals from its header, and the empty board's value
@@ -18,11 +18,9 @@ use crate::text::{columns, thousands};
 pub(super) struct Summary {
     game: &'static str,
     pawn: &'static str,
-    /// Post-opening and opening positions together.
-    positions: u64,
-    wins: u64,
-    losses: u64,
-    draws: u64,
+    /// Post-opening and opening positions together, by result.
+    #[serde(flatten)]
+    all: TallyJson,
     /// The value of the empty board.
     start: Value,
 }
@@ -32,10 +30,7 @@ impl Summary {
         Summary {
             game: super::INFO.id,
             pawn,
-            positions: tally.positions(),
-            wins: tally.wins,
-            losses: tally.losses,
-            draws: tally.draws,
+            all: tally.into(),
             start,
         }
     }
@@ -46,10 +41,10 @@ impl Answer for Summary {
         format!(
             "Tic-Tac-Chec ({} pawns): {} positions, {} won for the side to move, {} lost, {} drawn\nempty board: {}\n",
             self.pawn,
-            thousands(self.positions),
-            thousands(self.wins),
-            thousands(self.losses),
-            thousands(self.draws),
+            thousands(self.all.positions),
+            thousands(self.all.wins),
+            thousands(self.all.losses),
+            thousands(self.all.draws),
             self.start
         )
     }
