@@ -27,12 +27,7 @@ pub(super) struct Summary {
 
 impl Summary {
     pub(super) fn new(pawn: &'static str, tally: Tally, start: Value) -> Summary {
-        Summary {
-            game: super::INFO.id,
-            pawn,
-            all: tally.into(),
-            start,
-        }
+        Summary { game: super::INFO.id, pawn, all: tally.into(), start }
     }
 }
 
