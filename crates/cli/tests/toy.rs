@@ -8,7 +8,6 @@
 //! is lost for the side to move.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -18,7 +17,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use solved_engine::table::Packed;
 use solved_engine::{
-    DenseIndex, Expansion, Plies, Progress, Rules, Solution, Table, TableKey, TableStore, TieredRetrograde, Value,
+    DenseIndex, Expansion, Plies, Progress, Rules, Solution, Table, TableKey, TableStore, Unit, Units, Value,
 };
 use solved_games::front::{self, Answer, Game, Host, Playable};
 use solved_games::info::{GameInfo, Operation, Supported};
@@ -58,24 +57,32 @@ impl DenseIndex for Pile {
     }
 }
 
-impl TieredRetrograde for Pile {
-    fn tiers(&self) -> Vec<Range<u64>> {
-        // One tier: every move stays in it.
-        std::iter::once(0..self.position_count()).collect()
+impl Units for Pile {
+    fn units(&self) -> Vec<Unit> {
+        // One unit: every move stays in it.
+        vec![Unit { len: self.position_count(), depends_on: Vec::new() }]
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
+    fn locate(&self, left: &u64) -> (usize, u64) {
+        (0, *left)
+    }
+
+    fn unindex_in_unit(&self, _: usize, idx: u64) -> u64 {
+        idx
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
         3
     }
 
-    fn expand(&self, left: &u64, _: impl FnMut(u64)) -> Expansion {
+    fn expand(&self, _: usize, left: &u64, _: impl FnMut(usize, u64)) -> Expansion {
         match self.terminal_value(left) {
             Some(value) => Expansion::Terminal(value),
-            None => Expansion::Moves { in_tier: 3.min(*left) as u8 },
+            None => Expansion::Moves { in_unit: 3.min(*left) as u8 },
         }
     }
 
-    fn for_each_parent(&self, left: &u64, mut f: impl FnMut(u64, u64)) {
+    fn for_each_parent(&self, _: usize, left: &u64, mut f: impl FnMut(u64, u64)) {
         (1..=3).map(|take| left + take).filter(|&parent| parent <= self.counters).for_each(|p| f(p, p));
     }
 }

@@ -3,9 +3,9 @@
 use rayon::prelude::*;
 
 use crate::game::DenseIndex;
-use crate::lookup::Values;
 use crate::progress::{Interrupted, Progress};
 use crate::value::Value;
+use crate::values::Values;
 
 /// A position whose stored value disagrees with its children's.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]

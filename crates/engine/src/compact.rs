@@ -25,10 +25,10 @@ use std::io;
 
 use rayon::prelude::*;
 
-use crate::lookup::Values;
 use crate::table::{Encoding, Payload, Table};
 use crate::tally::Tally;
 use crate::value::{Plies, Value};
+use crate::values::Values;
 
 /// The longest distance the compact form holds.
 pub const MAX_PLIES: u16 = 63;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::bytes::Bytes;
+use crate::cells::Bytes;
 use crate::progress::{Interrupted, Progress};
 use crate::retrograde::SolveError;
 use crate::table::Checkpoint;

@@ -4,12 +4,13 @@
 //!
 //! A game describes itself through the traits in [`game`]: its [`Rules`]
 //! (terminal values and children), a [`DenseIndex`] of its positions and,
-//! for the fast solver, [`TieredRetrograde`] (tiers, in-tier move counts and
-//! predecessors). [`retrograde::solve`] turns such a game into a
-//! [`Solution`]: one [`PackedValue`] byte per position; a game too large
-//! for that splits into [`units`], solved one at a time (or over MPI) into
-//! compressed files, two bytes a position ([`WideValue`]) for the units
-//! whose distances a byte cannot hold. A game of scoring
+//! for the fast solver, its [`Units`] (pieces that moves leave only towards
+//! earlier ones, with in-unit move counts and predecessors; a game of tiers
+//! is a game of units in a line). [`retrograde::solve`] turns such a game
+//! into a [`Solution`]: one [`PackedValue`] byte per position; a game too
+//! large for that is solved unit by unit with [`units::UnitSolver`] (or
+//! over MPI) into compressed files, two bytes a position ([`WideValue`])
+//! for the units whose distances a byte cannot hold. A game of scoring
 //! moves that each set one bit goes to [`sweep::solve`] instead, which
 //! gives one margin per state. [`table`] writes either to disk with a header
 //! and a checksum, as a [`Table`] whose type says how its values are
@@ -19,7 +20,7 @@
 //!
 //! The layers point one way: `value`, `index` and `progress` depend on
 //! nothing, `packed`, `tally` and `game` on `value` alone; `table` on those;
-//! `lookup`, the solvers and `compact` on `table`; `units` on the
+//! `values`, the solvers and `compact` on `table`; `units` on the
 //! retrograde solver; nothing depends on a solver but the games.
 //!
 //! The engine knows nothing of any particular game and does no terminal or
@@ -49,7 +50,7 @@
 #![forbid(unsafe_code)]
 
 mod audit;
-mod bytes;
+mod cells;
 pub mod chain;
 pub mod compact;
 pub use solved_dispatch as dispatch;
@@ -57,7 +58,6 @@ pub mod game;
 mod huge_pages;
 mod index;
 pub mod layers;
-mod lookup;
 pub mod machine;
 mod members;
 mod naive;
@@ -67,16 +67,17 @@ mod progress;
 mod radix;
 mod reachable;
 pub mod retrograde;
+mod solution;
 pub mod sweep;
 pub mod table;
 mod tally;
 pub mod units;
 mod value;
+mod values;
 
 pub use crate::audit::{AuditReport, Disagreement, audit};
-pub use crate::game::{DenseIndex, Expansion, Rules, TierParts, TieredRetrograde, expand_each};
+pub use crate::game::{DenseIndex, Expansion, Rules, Unit, UnitParts, Units};
 pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
-pub use crate::lookup::Values;
 pub use crate::members::{Members, MembersBuilder};
 pub use crate::naive::solve_naive;
 pub use crate::packed::{PackedValue, WideValue};
@@ -84,7 +85,9 @@ pub use crate::permute::BitPermutation;
 pub use crate::progress::{Interrupted, Progress, Silent};
 pub use crate::radix::divide_by_radix;
 pub use crate::reachable::{PositionSet, reachable};
-pub use crate::retrograde::{Solution, SolveError};
+pub use crate::retrograde::SolveError;
+pub use crate::solution::Solution;
 pub use crate::table::{FormatError, Payload, Table, TableError, TableKey, TableStore};
 pub use crate::tally::Tally;
 pub use crate::value::{Plies, Value};
+pub use crate::values::Values;

@@ -1,16 +1,16 @@
-//! The retrograde solver against the naive one on random tiered graphs with
-//! cycles, draws and terminal positions of every kind.
+//! The retrograde solver against the naive one on random graphs of units
+//! in a line, with cycles, draws and terminal positions of every kind.
 
 use std::ops::Range;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::{
-    DenseIndex, Expansion, Plies, Rules, Silent, TieredRetrograde, Value, audit, retrograde, solve_naive,
-};
+use solved_engine::{DenseIndex, Expansion, Plies, Rules, Silent, Unit, Units, Value, audit, retrograde, solve_naive};
 
 /// A game given by its graph: `children[i]` lists the moves of position `i`.
+/// Its units are tiers: runs of the index, in solving order, each of which
+/// moves leave only towards tiers listed earlier.
 #[derive(Debug)]
 struct Graph {
     tiers: Vec<Range<u64>>,
@@ -67,7 +67,32 @@ impl Graph {
                 parents[c as usize].push(idx as u64);
             }
         }
-        Graph { tiers, tier_of, terminal, children, parents, max_in_tier }
+        let graph = Graph { tiers, tier_of, terminal, children, parents, max_in_tier };
+        if rng.random_bool(0.5) { graph.reversed() } else { graph }
+    }
+
+    /// The same game with its index reversed, so that the tiers solved
+    /// first lie last in the index.
+    fn reversed(self) -> Graph {
+        let last = self.terminal.len() as u64 - 1;
+        let flip = |idx: u64| last - idx;
+        let flip_all = |list: &Vec<Vec<u64>>| -> Vec<Vec<u64>> {
+            (0..=last).map(|idx| list[flip(idx) as usize].iter().map(|&c| flip(c)).collect()).collect()
+        };
+        Graph {
+            tiers: self.tiers.iter().map(|t| flip(t.end - 1)..flip(t.start) + 1).collect(),
+            tier_of: (0..=last).map(|idx| self.tier_of[flip(idx) as usize]).collect(),
+            terminal: (0..=last).map(|idx| self.terminal[flip(idx) as usize]).collect(),
+            children: flip_all(&self.children),
+            parents: flip_all(&self.parents),
+            max_in_tier: self.max_in_tier,
+        }
+    }
+
+    /// The tier of `idx` and its number there.
+    fn locate(&self, idx: u64) -> (usize, u64) {
+        let tier = self.tier_of[idx as usize];
+        (tier, idx - self.tiers[tier].start)
     }
 }
 
@@ -97,33 +122,45 @@ impl DenseIndex for Graph {
     }
 }
 
-impl TieredRetrograde for Graph {
-    fn tiers(&self) -> Vec<Range<u64>> {
-        self.tiers.clone()
+impl Units for Graph {
+    fn units(&self) -> Vec<Unit> {
+        let unit = |(number, tier): (usize, &Range<u64>)| Unit {
+            len: tier.end - tier.start,
+            depends_on: (0..number).collect(),
+        };
+        self.tiers.iter().enumerate().map(unit).collect()
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
+    fn locate(&self, pos: &u64) -> (usize, u64) {
+        self.locate(*pos)
+    }
+
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> u64 {
+        self.tiers[unit].start + idx
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
         self.max_in_tier
     }
 
-    fn expand(&self, pos: &u64, mut earlier_child: impl FnMut(u64)) -> Expansion {
+    fn expand(&self, unit: usize, pos: &u64, mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
         let idx = *pos as usize;
         if let Some(value) = self.terminal[idx] {
             return Expansion::Terminal(value);
         }
-        let mut in_tier = 0;
+        let mut in_unit = 0;
         for &c in &self.children[idx] {
-            if self.tier_of[c as usize] == self.tier_of[idx] {
-                in_tier += 1;
-            } else {
-                earlier_child(c);
+            match self.locate(c) {
+                (tier, _) if tier == unit => in_unit += 1,
+                (tier, at) => earlier_child(tier, at),
             }
         }
-        Expansion::Moves { in_tier }
+        Expansion::Moves { in_unit }
     }
 
-    fn for_each_parent(&self, pos: &u64, mut f: impl FnMut(u64, u64)) {
-        self.parents[*pos as usize].iter().for_each(|&p| f(p, p));
+    fn for_each_parent(&self, unit: usize, pos: &u64, mut f: impl FnMut(u64, u64)) {
+        let start = self.tiers[unit].start;
+        self.parents[*pos as usize].iter().for_each(|&p| f(p - start, p));
     }
 }
 
@@ -235,7 +272,7 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
         }
         let resumed = solver.solve(&graph, &Silent).unwrap();
         let direct = retrograde::solve(&graph, &Silent).unwrap();
-        let values = |s: &retrograde::Solution| (0..s.len()).map(|i| s.value(i)).collect::<Vec<Value>>();
+        let values = |s: &solved_engine::Solution| (0..s.len()).map(|i| s.value(i)).collect::<Vec<Value>>();
         assert_eq!(values(&resumed), values(&direct), "case {case}");
         // A checkpoint of another game is refused, not used.
         let mut other = key.clone();

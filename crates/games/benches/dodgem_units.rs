@@ -8,7 +8,8 @@
 use std::time::Instant;
 
 use solved_engine::Silent;
-use solved_engine::units::{UnitSolver, Units, UnitsInMemory};
+use solved_engine::Units;
+use solved_engine::units::{UnitSolver, UnitsInMemory};
 use solved_games::dodgem::{Dodgem, Objective};
 
 fn main() {

@@ -1,23 +1,23 @@
-//! A tier solved part by part, for a tier that splits into parts its
-//! moves never leave (see [`TierParts`]).
+//! A unit solved part by part, for a unit that splits into parts its
+//! moves never leave (see [`UnitParts`]).
 //!
-//! Solving the whole tier numbers every parent by ranking it and updates
+//! Solving the whole unit numbers every parent by ranking it and updates
 //! its cell somewhere in a table of megabytes; in a part, a parent is a
 //! slot found by arithmetic and its cell sits in a table the caches hold.
 //! A part is seeded and propagated there, and its cells are written to the
-//! tier's once, at the end. The rules are those of
-//! [`TierSolver::seed`] and [`TierSolver::propagate`], layer by layer, so
+//! unit's once, at the end. The rules are those of
+//! [`UnitSolve::seed`] and [`UnitSolve::propagate`], layer by layer, so
 //! the values come out the same: a child lost in `d` plies makes its
 //! parents wins in `d + 1` unless they win sooner, and a parent whose
 //! every move is refuted loses one ply after its longest move.
 
 use rayon::prelude::*;
 
-use super::{Earlier, Scratch, TierSolver, unpack};
-use crate::bytes::Cell;
-use crate::game::{TierParts, TieredRetrograde};
+use super::SolveError;
+use super::unit_solve::{Earlier, Scratch, UnitSolve};
+use crate::cells::Cell;
+use crate::game::{UnitParts, Units};
 use crate::progress::{Interrupted, Progress};
-use crate::retrograde::SolveError;
 use crate::value::{Plies, Value};
 
 /// One part's cells while it is solved, and the buffers its seeding
@@ -26,8 +26,8 @@ struct PartCells<P, C> {
     /// The cell of each slot; slots without a position keep a draw, which
     /// nothing reads.
     codes: Vec<C>,
-    /// Each slot's longest move into an earlier tier, plus one (see
-    /// [`TierSolver::earlier_wins`]).
+    /// Each slot's longest move into an earlier unit, plus one (see
+    /// [`UnitSolve::earlier_wins`]).
     earlier_wins: Vec<C>,
     /// The part's slots with a position, as it expanded them.
     expanded: Vec<u32>,
@@ -82,10 +82,10 @@ struct Told<'a, C> {
     layers: &'a mut Vec<[Vec<u32>; 2]>,
 }
 
-impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_, G, E, C, SHARED> {
-    /// Seeds and propagates the tier part by part, in parallel with
-    /// `SHARED`. The tier's cells must be zero.
-    pub(super) fn solve_by_parts(&self, parts: &impl TierParts, progress: &dyn Progress) -> Result<(), SolveError> {
+impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, SHARED> {
+    /// Seeds and propagates the unit part by part, in parallel with
+    /// `SHARED`. The unit's cells must be zero.
+    pub(super) fn solve_by_parts(&self, parts: &impl UnitParts, progress: &dyn Progress) -> Result<(), SolveError> {
         let slot_counts = parts.slot_counts();
         let solve = |cells: &mut PartCells<G::Position, C>, part: usize| {
             if progress.should_stop() {
@@ -108,13 +108,14 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
     /// loses. Returns how many of `won` still win in `told.plies`.
     fn tell_parents_of_wins(
         &self,
-        parts: &impl TierParts,
+        parts: &impl UnitParts,
         part: usize,
         won: &[u32],
         told: Told<'_, C>,
     ) -> Result<u64, SolveError> {
         let Told { plies, codes, earlier_wins, layers } = told;
         let win = self.codes.value(Value::Win(Plies(plies)))?;
+        let last = self.codes.counter(1);
         let mut overflow = None;
         let mut found = 0;
         for &slot in won {
@@ -124,15 +125,13 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             found += 1;
             parts.for_each_parent(part, slot, |parent| {
                 let cell = &mut codes[parent as usize];
-                if *cell != C::MAX {
-                    // A counter counts one move fewer, a decided cell stays:
-                    // without a branch, since parents of both kinds come in
-                    // no order a predictor could learn.
-                    *cell = C::truncate((*cell).into() + u64::from(self.codes.is_counter(*cell)));
+                if *cell != last {
+                    // A counter counts one move fewer, a decided cell stays.
+                    *cell = self.codes.count_down_any(*cell);
                     return;
                 }
                 // Its last move refuted, it loses one ply after its longest
-                // move, which may leave the tier.
+                // move, which may leave the unit.
                 let after_earlier = earlier_wins[parent as usize].into() as u16;
                 let lost_in = (plies + 1).max(after_earlier);
                 match self.codes.value(Value::Loss(Plies(lost_in))) {
@@ -156,7 +155,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
     /// sooner. Returns how many of `lost` still lose in `told.plies`.
     fn tell_parents_of_losses(
         &self,
-        parts: &impl TierParts,
+        parts: &impl UnitParts,
         part: usize,
         lost: &[u32],
         told: Told<'_, C>,
@@ -173,9 +172,8 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             found += 1;
             parts.for_each_parent(part, slot, |parent| {
                 let cell = &mut codes[parent as usize];
-                // Wins are odd codes, shorter ones lower; every win fits
-                // below a win too long for the cells.
-                let wins_later = (*cell).into() % 2 == 1 && next_win.is_some_and(|win| *cell > win);
+                // Every win fits below a win too long for the cells.
+                let wins_later = next_win.is_some_and(|win| self.codes.wins_later(*cell, win));
                 if !self.codes.is_counter(*cell) && !wins_later {
                     return;
                 }
@@ -200,7 +198,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
     /// if decided.
     fn solve_part(
         &self,
-        parts: &impl TierParts,
+        parts: &impl UnitParts,
         part: usize,
         slots: u32,
         cells: &mut PartCells<G::Position, C>,
@@ -220,14 +218,16 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
         let mut failed = None;
         // The run being extended, listed once the next position breaks it.
         let mut current: (u64, u32) = (0, 0);
+        let (numbering, base) = (self.numbering, self.numbering.base());
         parts.expand(
             part,
+            |to| numbering.first_number(to),
             #[inline(always)]
             |slot, idx, expansion, children| {
                 if failed.is_some() {
                     return;
                 }
-                debug_assert!(children.iter().all(|c| !self.tier.contains(c)), "expand reported an in-tier child");
+                let idx = base + idx;
                 if current.0 + u64::from(current.1) == idx {
                     current.1 += 1;
                 } else {
@@ -246,7 +246,7 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
                 let at = slot as usize;
                 (codes[at], earlier_wins[at]) = (code, self.earlier_win(code, longest_win));
                 if !self.codes.is_counter(code) {
-                    match unpack(code) {
+                    match self.codes.unpack(code) {
                         Value::Win(plies) => list(layers, slot, plies.0, true),
                         Value::Loss(plies) => list(layers, slot, plies.0, false),
                         Value::Draw => {}
@@ -271,14 +271,14 @@ impl<G: TieredRetrograde, E: Earlier, C: Cell, const SHARED: bool> TierSolver<'_
             layers[usize::from(plies)] = [wins, losses];
             plies += 1;
         }
-        // Each run is ORed into the tier's zero cells a word at a time.
+        // Each run is ORed into the unit's zero cells a word at a time.
         let mut rest = &expanded[..];
         for &(first, len) in runs.iter() {
             let (slots, after) = rest.split_at(len as usize);
             rest = after;
             run.clear();
             run.extend(slots.iter().map(|&slot| codes[slot as usize]));
-            self.bytes.or_cells(first, run);
+            self.cells.or_cells(first, run);
         }
         Ok(expanded.len() as u64 + decided)
     }

@@ -1,4 +1,4 @@
-//! Which distances each chunk of a tier still has to propagate.
+//! Which distances each chunk of a unit still has to propagate.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -17,7 +17,7 @@ const SAVED_WORDS: usize = 2;
 /// The bits of the distances below [`MASKED`], a word per 64.
 pub(super) type Distances = [u64; WORDS];
 
-/// For each chunk of a tier, the distances at which some of its positions
+/// For each chunk of a unit, the distances at which some of its positions
 /// were decided: a distance layer scans only the chunks that have it.
 ///
 /// Layers of long distances hold few positions, so most chunks skip most
@@ -31,17 +31,17 @@ pub(super) struct Pending {
 }
 
 impl Pending {
-    /// No distance pending, for `tier` cut into chunks of `chunk` positions.
-    pub(super) fn new(tier: &Range<u64>, chunk: u64) -> Pending {
-        let first_chunk = tier.start / chunk;
-        let chunks = if tier.is_empty() { 0 } else { (tier.end - 1) / chunk - first_chunk + 1 };
+    /// No distance pending, for `unit` cut into chunks of `chunk` positions.
+    pub(super) fn new(unit: &Range<u64>, chunk: u64) -> Pending {
+        let first_chunk = unit.start / chunk;
+        let chunks = if unit.is_empty() { 0 } else { (unit.end - 1) / chunk - first_chunk + 1 };
         Pending { chunk, first_chunk, masks: (0..chunks).map(|_| std::array::from_fn(|_| AtomicU64::new(0))).collect() }
     }
 
-    /// The masks a checkpoint saved, for the same tier and chunk size; `None`
-    /// if there are not as many as the tier has chunks.
-    pub(super) fn from_masks(tier: &Range<u64>, chunk: u64, masks: &[[u64; SAVED_WORDS]]) -> Option<Pending> {
-        let pending = Pending::new(tier, chunk);
+    /// The masks a checkpoint saved, for the same unit and chunk size; `None`
+    /// if there are not as many as the unit has chunks.
+    pub(super) fn from_masks(unit: &Range<u64>, chunk: u64, masks: &[[u64; SAVED_WORDS]]) -> Option<Pending> {
+        let pending = Pending::new(unit, chunk);
         if pending.masks.len() != masks.len() {
             return None;
         }

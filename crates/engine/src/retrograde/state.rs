@@ -11,13 +11,13 @@
 pub(super) struct SolverState {
     /// The chunk size the solve used (the masks are per chunk).
     pub chunk: u64,
-    /// The tier being solved (earlier ones are finished).
-    pub tier: u32,
+    /// The unit being solved (earlier ones are finished).
+    pub unit: u32,
     /// The next distance layer to propagate.
     pub next_layer: u16,
-    /// The longest distance given in the tier so far.
+    /// The longest distance given in the unit so far.
     pub max_plies: u16,
-    /// The tier's per-chunk masks of pending distances.
+    /// The unit's per-chunk masks of pending distances.
     pub pending: Vec<[u64; 2]>,
 }
 
@@ -25,7 +25,7 @@ impl SolverState {
     pub(super) fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(24 + 16 * self.pending.len());
         bytes.extend_from_slice(&self.chunk.to_le_bytes());
-        bytes.extend_from_slice(&self.tier.to_le_bytes());
+        bytes.extend_from_slice(&self.unit.to_le_bytes());
         bytes.extend_from_slice(&self.next_layer.to_le_bytes());
         bytes.extend_from_slice(&self.max_plies.to_le_bytes());
         bytes.extend_from_slice(&(self.pending.len() as u64).to_le_bytes());
@@ -46,7 +46,7 @@ impl SolverState {
         };
         let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
         let chunk = u64_of(take(8)?);
-        let tier = u32::from_le_bytes(take(4)?.try_into().expect("four bytes"));
+        let unit = u32::from_le_bytes(take(4)?.try_into().expect("four bytes"));
         let next_layer = u16::from_le_bytes(take(2)?.try_into().expect("two bytes"));
         let max_plies = u16::from_le_bytes(take(2)?.try_into().expect("two bytes"));
         let count = usize::try_from(u64_of(take(8)?)).ok()?;
@@ -55,7 +55,7 @@ impl SolverState {
             return None;
         }
         let pending = masks.chunks_exact(16).map(|m| [u64_of(&m[..8]), u64_of(&m[8..])]).collect();
-        Some(SolverState { chunk, tier, next_layer, max_plies, pending })
+        Some(SolverState { chunk, unit, next_layer, max_plies, pending })
     }
 }
 
@@ -66,7 +66,7 @@ mod tests {
     #[test]
     fn a_state_round_trips_and_a_cut_one_is_refused() {
         let state =
-            SolverState { chunk: 64, tier: 3, next_layer: 17, max_plies: 40, pending: vec![[1, 2], [3, 1 << 63]] };
+            SolverState { chunk: 64, unit: 3, next_layer: 17, max_plies: 40, pending: vec![[1, 2], [3, 1 << 63]] };
         let bytes = state.to_bytes();
         assert_eq!(SolverState::from_bytes(&bytes), Some(state));
         for len in 0..bytes.len() {

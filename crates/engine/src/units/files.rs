@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::{ReachCheckpoint, UnitStore};
 use crate::packed::{PackedValue, WideValue};
-use crate::retrograde::Solution;
+use crate::solution::Solution;
 use crate::table::blocks::BLOCK_LEN;
 use crate::table::{
     BuildLock, Checkpoint, Encoding, FormatError, Header, Packed, Payload, Table, TableError, TableKey,

@@ -4,7 +4,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::UnitStore;
-use crate::retrograde::Solution;
+use crate::solution::Solution;
 use crate::table::TableError;
 
 /// A [`UnitStore`] that keeps every unit's values in one table in memory,

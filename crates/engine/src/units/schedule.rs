@@ -15,9 +15,10 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::AcqRel, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_alone};
+use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
 use crate::progress::Progress;
-use crate::retrograde::{Sharing, Solution};
+use crate::retrograde::Sharing;
+use crate::solution::Solution;
 use crate::table::TableError;
 
 /// Units below this many positions are solved by one thread each, several
@@ -171,8 +172,15 @@ impl<'a, G: Units> Run<'a, G> {
             dependencies.push(values);
         }
         self.held.fetch_add(read_back, Relaxed);
-        let solved =
-            solve_alone(self.game, self.units, number, &dependencies, self.two_bytes_wide, sharing, self.progress);
+        let solved = solve_with_dependencies(
+            self.game,
+            self.units,
+            number,
+            &dependencies,
+            self.two_bytes_wide,
+            sharing,
+            self.progress,
+        );
         drop(dependencies);
         let values = Arc::new(solved.map_err(|source| UnitSolveError::Solve { unit: number, source })?);
         let own = values.size_in_bytes();

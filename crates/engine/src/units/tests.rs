@@ -2,7 +2,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::schedule::SMALL_UNIT;
 use super::*;
-use crate::game::DenseIndex;
+use crate::game::{DenseIndex, Expansion, Rules, UnitParts};
 use crate::naive::solve_naive;
 use crate::progress::Silent;
 use crate::table::TableKey;
@@ -119,15 +119,15 @@ impl Units for Toy {
         if let Some(value) = self.terminal_value(pos) {
             return Expansion::Terminal(value);
         }
-        let mut in_tier = 0;
+        let mut in_unit = 0;
         self.moves(*pos, |child| {
             if child.0 as usize == unit {
-                in_tier += 1;
+                in_unit += 1;
             } else {
                 earlier_child(child.0 as usize, child.1);
             }
         });
-        Expansion::Moves { in_tier }
+        Expansion::Moves { in_unit }
     }
 
     fn for_each_parent(&self, unit: usize, pos: &(u64, u64), mut f: impl FnMut(u64, (u64, u64))) {
@@ -207,6 +207,73 @@ fn units_give_the_naive_values_and_distances() {
     let draws = values.iter().filter(|v| **v == Value::Draw).count();
     let longest = values.iter().filter_map(|v| v.plies()).max().unwrap();
     assert!(draws > 0 && draws < values.len() && longest.0 >= 5, "{draws} draws, longest {longest:?}");
+}
+
+/// The same units solved in one table, as a game of tiers is, give the
+/// same values: the two ways of solving share one trait.
+#[test]
+fn units_solved_in_one_table_give_the_naive_values() {
+    let game = toy();
+    let whole = crate::retrograde::solve(&game, &Silent).unwrap();
+    assert_eq!(every_value(&[whole]), solve_naive(&game));
+    // A game whose unit moves into one it does not depend on is refused.
+    let stray = std::panic::catch_unwind(|| crate::retrograde::solve(&Undeclared(toy()), &Silent));
+    assert!(stray.is_err());
+}
+
+/// A toy whose units claim no dependencies.
+struct Undeclared(Toy);
+
+impl Rules for Undeclared {
+    type Position = (u64, u64);
+
+    fn terminal_value(&self, pos: &(u64, u64)) -> Option<Value> {
+        self.0.terminal_value(pos)
+    }
+
+    fn for_each_child(&self, pos: &(u64, u64), f: impl FnMut((u64, u64))) {
+        self.0.for_each_child(pos, f);
+    }
+}
+
+impl DenseIndex for Undeclared {
+    fn position_count(&self) -> u64 {
+        self.0.position_count()
+    }
+
+    fn index(&self, pos: &(u64, u64)) -> u64 {
+        self.0.index(pos)
+    }
+
+    fn unindex(&self, idx: u64) -> (u64, u64) {
+        self.0.unindex(idx)
+    }
+}
+
+impl Units for Undeclared {
+    fn units(&self) -> Vec<Unit> {
+        self.0.units().into_iter().map(|unit| Unit { depends_on: Vec::new(), ..unit }).collect()
+    }
+
+    fn locate(&self, pos: &(u64, u64)) -> (usize, u64) {
+        self.0.locate(pos)
+    }
+
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> (u64, u64) {
+        self.0.unindex_in_unit(unit, idx)
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
+        self.0.max_in_unit_moves()
+    }
+
+    fn expand(&self, unit: usize, pos: &(u64, u64), earlier_child: impl FnMut(usize, u64)) -> Expansion {
+        self.0.expand(unit, pos, earlier_child)
+    }
+
+    fn for_each_parent(&self, unit: usize, pos: &(u64, u64), f: impl FnMut(u64, (u64, u64))) {
+        self.0.for_each_parent(unit, pos, f);
+    }
 }
 
 /// Solved part by part, units give the values of the naive solver, and

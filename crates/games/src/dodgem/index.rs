@@ -252,7 +252,19 @@ impl DodgemIndex {
 
     /// The Blue-to-move position with index `idx < count()`.
     pub fn unindex(&self, idx: u64) -> Position {
-        self.unindex_in_tier(self.tiers.partition_point(|t| t.start <= idx) - 1, idx)
+        self.unindex_in_tier(self.tier_of(idx), idx)
+    }
+
+    /// The tier that index `idx < count()` lies in.
+    #[inline]
+    pub fn tier_of(&self, idx: u64) -> usize {
+        self.tiers.partition_point(|t| t.start <= idx) - 1
+    }
+
+    /// The first index of the `tier`-th tier.
+    #[inline]
+    pub fn tier_start(&self, tier: usize) -> u64 {
+        self.tiers[tier].start
     }
 
     /// The Blue-to-move position with index `idx`, which lies in the

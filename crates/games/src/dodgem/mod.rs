@@ -35,7 +35,7 @@ mod mirror;
 mod notation;
 mod on_disk;
 mod play;
-mod reds;
+mod red_placements;
 mod solve;
 mod summary;
 mod tiers;

@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use solved_engine::units::{
     LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitTable,
-    Units, finished_walk, reach_by_units,
+    finished_walk, reach_by_units,
 };
 use solved_engine::{
-    AuditReport, Disagreement, Interrupted, Plies, Progress, Table, TableError, TableStore, Tally, Value,
+    AuditReport, Disagreement, Interrupted, Plies, Progress, Table, TableError, TableStore, Tally, Units, Value,
 };
 
 use super::summary::ZUGZWANGS;

@@ -8,10 +8,12 @@
 use std::ops::Range;
 
 use solved_engine::table::{Packed, TableKey};
-use solved_engine::units::{ForwardUnits, Unit, UnitParts, UnitSolver, Units, UnitsInMemory};
-use solved_engine::{DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Value, bits};
+use solved_engine::units::{ForwardUnits, UnitSolver, UnitsInMemory};
+use solved_engine::{
+    DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Unit, UnitParts, Units, Value, bits,
+};
 
-use super::reds::Reflection;
+use super::red_placements::Reflection;
 use super::units::{InHalf, NO_HALF, Parts};
 use super::{ByPlayer, Dodgem, MAX_FLAT_SIZE, Player, Position, Steps};
 use crate::tables::{Cost, ObtainError, Solvable};
@@ -200,7 +202,7 @@ impl Units for Dodgem {
         let steps = self.steps(pos, Player::Blue);
         let [_, up, down] = steps.targets;
         self.for_each_stored_child(pos, &steps, false, &mut earlier_child);
-        Expansion::Moves { in_tier: (up.count_ones() + down.count_ones()) as u8 }
+        Expansion::Moves { in_unit: (up.count_ones() + down.count_ones()) as u8 }
     }
 
     fn expand_range(
@@ -418,9 +420,9 @@ impl Dodgem {
                 Some(moves) if moves.blue == cars.blue => moves,
                 _ => shared.insert(self.blue_moves::<N>(cars, &first_number)),
             };
-            let in_tier = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
+            let in_unit = (moves.sideways[0] & !cars.red).count_ones() + (moves.sideways[1] & !cars.red).count_ones();
             let legal = moves.earlier[..moves.moves].iter().filter(|m| m.target & cars.red == 0);
-            if cars.red == 0 || in_tier == 0 && legal.clone().next().is_none() {
+            if cars.red == 0 || in_unit == 0 && legal.clone().next().is_none() {
                 let pos = Position { size: self.size, cars, turn: Player::Blue };
                 if let Some(value) = self.terminal_value(&pos) {
                     f(idx, Expansion::Terminal(value), children.len());
@@ -436,7 +438,7 @@ impl Dodgem {
                 let (_, at) = units.locate_from(first, &blue, m.group, m.red);
                 children.push(moves.first_numbers[m.kind] + at);
             }
-            f(idx, Expansion::Moves { in_tier: in_tier as u8 }, children.len());
+            f(idx, Expansion::Moves { in_unit: in_unit as u8 }, children.len());
         });
     }
 

@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
+use solved_engine::Units;
 use solved_engine::table::Packed;
-use solved_engine::units::Units;
 use solved_engine::{DenseIndex, Interrupted, Plies, Progress, Table, Tally, Value, Values, reachable};
 
 use super::{Dodgem, EveryPosition, Move, Player, Position};

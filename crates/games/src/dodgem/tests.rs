@@ -1,7 +1,6 @@
 use std::collections::HashMap;
 
-use solved_engine::units::{UnitParts, Units};
-use solved_engine::{DenseIndex, Expansion, Plies, Silent, TieredRetrograde, Value, audit, solve_naive};
+use solved_engine::{DenseIndex, Expansion, Plies, Silent, UnitParts, Units, Value, audit, solve_naive};
 
 use super::*;
 
@@ -105,16 +104,19 @@ fn indices_round_trip_on_sampled_5x5_positions_and_tier_edges() {
         );
     }
     let tiers = ByTiers::new(&game).unwrap();
-    for tier in tiers.tiers() {
+    let index = game.positions().unwrap();
+    for tier in index.tiers() {
         samples.extend(
             [tier.start, tier.start + 1, tier.end.saturating_sub(2), tier.end - 1]
                 .into_iter()
                 .filter(|i| tier.contains(i)),
         );
     }
-    for (tier_number, tier) in tiers.tiers().into_iter().enumerate() {
+    for (tier_number, tier) in index.tiers().into_iter().enumerate() {
         for idx in [tier.start, tier.end - 1] {
-            assert_eq!(tiers.unindex_in_tier(tier_number, idx), tiers.unindex(idx));
+            assert_eq!(index.unindex_in_tier(tier_number, idx), tiers.unindex(idx));
+            assert_eq!(tiers.unindex_in_unit(tier_number, idx - tier.start), tiers.unindex(idx));
+            assert_eq!(tiers.locate(&tiers.unindex(idx)), (tier_number, idx - tier.start));
         }
     }
     let every = EveryPosition(&game);
@@ -179,22 +181,24 @@ fn illegal_moves_are_refused_with_a_reason() {
 fn expand_by_tiers_counts_every_move_once() {
     for game in all_games() {
         let tiers = ByTiers::new(&game).unwrap();
+        let index = game.positions().unwrap();
         for idx in 0..tiers.position_count() {
             let pos = tiers.unindex(idx);
             let mut earlier = Vec::new();
-            let expansion = tiers.expand(&pos, |child| earlier.push(child));
+            let (tier, _) = tiers.locate(&pos);
+            let expansion = tiers.expand(tier, &pos, |to, at| earlier.push(index.tier_start(to) + at));
             let moves = game.legal_moves(&pos);
             match expansion {
                 Expansion::Terminal(value) => {
                     assert_eq!(Some(value), game.terminal_value(&pos));
                     assert!(moves.is_empty() && earlier.is_empty());
                 }
-                Expansion::Moves { in_tier } => {
+                Expansion::Moves { in_unit } => {
                     let off = moves.iter().filter(|m| m.to == Destination::Off).count();
-                    assert_eq!(usize::from(in_tier) + off, moves.len(), "{pos}");
+                    assert_eq!(usize::from(in_unit) + off, moves.len(), "{pos}");
                     assert_eq!(earlier.len(), off);
                     assert!(earlier.iter().all(|&child| child < idx));
-                    assert!(in_tier <= tiers.max_in_tier_moves());
+                    assert!(in_unit <= tiers.max_in_unit_moves());
                 }
             }
         }
@@ -220,9 +224,9 @@ fn expand_by_units_reports_every_move_that_leaves_the_unit_once() {
                         assert_eq!(Some(value), game.terminal_value(&pos));
                         assert!(moves.is_empty() && earlier.is_empty());
                     }
-                    Expansion::Moves { in_tier } => {
-                        assert_eq!(usize::from(in_tier) + leaving.len(), moves.len(), "{pos}");
-                        assert!(in_tier <= game.max_in_unit_moves());
+                    Expansion::Moves { in_unit } => {
+                        assert_eq!(usize::from(in_unit) + leaving.len(), moves.len(), "{pos}");
+                        assert!(in_unit <= game.max_in_unit_moves());
                         earlier.sort_unstable();
                         leaving.sort_unstable();
                         assert_eq!(earlier, leaving, "{pos}");
@@ -268,7 +272,7 @@ fn expanding_a_range_matches_expanding_each_position() {
 /// Calls `f(game, unit, info)` for every unit of the small boards and a
 /// sample of 5×5's (whose loops are compiled for its size), under both
 /// objectives.
-fn for_each_sampled_unit(mut f: impl FnMut(&Dodgem, usize, &solved_engine::units::Unit)) {
+fn for_each_sampled_unit(mut f: impl FnMut(&Dodgem, usize, &solved_engine::Unit)) {
     let mut games = all_games();
     games.extend([game(5, Objective::Normal), game(5, Objective::Misere)]);
     for game in games {
@@ -311,7 +315,8 @@ fn parents_found_together_match_each_positions_own() {
 fn parents_by_tiers_are_exactly_the_in_tier_predecessors() {
     for game in all_games() {
         let tiers = ByTiers::new(&game).unwrap();
-        let tier_list = tiers.tiers();
+        let index = game.positions().unwrap();
+        let tier_list = index.tiers();
         let tier_of = |idx: u64| tier_list.iter().position(|t| t.contains(&idx)).unwrap();
         let mut forward: HashMap<u64, Vec<u64>> = HashMap::new();
         for idx in 0..tiers.position_count() {
@@ -325,9 +330,11 @@ fn parents_by_tiers_are_exactly_the_in_tier_predecessors() {
         }
         for idx in 0..tiers.position_count() {
             let mut parents = Vec::new();
-            tiers.for_each_parent(&tiers.unindex(idx), |p, pos| {
-                assert_eq!(tiers.index(&pos), p);
-                parents.push(p)
+            let tier = tier_of(idx);
+            let start = tier_list[tier].start;
+            tiers.for_each_parent(tier, &tiers.unindex(idx), |p, pos| {
+                assert_eq!(tiers.index(&pos), start + p);
+                parents.push(start + p)
             });
             parents.sort();
             let mut expected = forward.remove(&idx).unwrap_or_default();
@@ -388,7 +395,7 @@ fn parts_expand_each_position_of_a_unit_once_and_find_its_in_unit_parents() {
 }
 
 /// Checks `parts`, those of `unit` (see the test above).
-fn check_parts(game: &Dodgem, unit: usize, info: &solved_engine::units::Unit, parts: impl UnitParts) {
+fn check_parts(game: &Dodgem, unit: usize, info: &solved_engine::Unit, parts: impl UnitParts) {
     let mut part_of = vec![None; info.len as usize];
     let mut position_in: Vec<Vec<Option<u64>>> =
         parts.slot_counts().into_iter().map(|slots| vec![None; slots as usize]).collect();
@@ -561,15 +568,15 @@ fn stepping_through_a_range_matches_unindexing() {
     let mut games = all_games();
     games.push(game(5, Objective::Normal));
     for game in games {
-        let tiers = ByTiers::new(&game).unwrap();
-        for (tier_number, tier) in tiers.tiers().into_iter().enumerate() {
+        let index = game.positions().unwrap();
+        for (tier_number, tier) in index.tiers().into_iter().enumerate() {
             let len = tier.end - tier.start;
             let ranges = [tier.clone(), tier.start + len / 3..tier.end - len / 5, tier.end - 1..tier.end];
             for range in ranges.into_iter().filter(|r| r.end - r.start < 3_000_000) {
                 let mut expected = range.start;
-                tiers.for_each_in_range(tier_number, range.clone(), |idx, pos| {
+                index.for_each_in_range(tier_number, range.clone(), |idx, pos| {
                     assert_eq!(idx, expected);
-                    assert_eq!(pos, tiers.unindex_in_tier(tier_number, idx), "tier {tier_number} index {idx}");
+                    assert_eq!(pos, index.unindex_in_tier(tier_number, idx), "tier {tier_number} index {idx}");
                     expected += 1;
                 });
                 assert_eq!(expected, range.end);

@@ -1,16 +1,18 @@
 //! The solve by tiers over [`DodgemIndex`]: how every board up to 5×5 was
 //! solved before units, kept as an independent check of the solve by units
-//! (its index, its moves and its parents are all written separately).
+//! (its index, its moves and its parents are all written separately). To
+//! the engine, its tiers are units in a line, solved in one table.
 
 use std::ops::Range;
 
 use solved_engine::{
-    DenseIndex, Expansion, Progress, Rules, Solution, SolveError, TieredRetrograde, Value, bits, retrograde,
+    DenseIndex, Expansion, Progress, Rules, Solution, SolveError, Unit, Units, Value, bits, retrograde,
 };
 
 use super::{Dodgem, DodgemIndex, Player, Position};
 
-/// Dodgem indexed by [`DodgemIndex`], for the tiered retrograde solver.
+/// Dodgem indexed by [`DodgemIndex`], its tiers the units of a solve in
+/// one table.
 #[derive(Copy, Clone, Debug)]
 pub struct ByTiers<'a>(&'a Dodgem, &'a DodgemIndex);
 
@@ -56,20 +58,40 @@ impl DenseIndex for ByTiers<'_> {
     }
 }
 
-impl TieredRetrograde for ByTiers<'_> {
-    fn tiers(&self) -> Vec<Range<u64>> {
-        self.1.tiers()
+impl ByTiers<'_> {
+    /// The tier of the position with index `idx`, and its number there.
+    fn locate_index(&self, idx: u64) -> (usize, u64) {
+        let tier = self.1.tier_of(idx);
+        (tier, idx - self.1.tier_start(tier))
+    }
+}
+
+/// A tier's moves leave it only for tiers listed earlier, so each is a unit
+/// that reads every unit before it.
+impl Units for ByTiers<'_> {
+    fn units(&self) -> Vec<Unit> {
+        let tiers = self.1.tiers().into_iter().enumerate();
+        tiers.map(|(tier, range)| Unit { len: range.end - range.start, depends_on: (0..tier).collect() }).collect()
     }
 
-    fn unindex_in_tier(&self, tier: usize, idx: u64) -> Position {
-        self.1.unindex_in_tier(tier, idx)
+    fn locate(&self, pos: &Position) -> (usize, u64) {
+        self.locate_index(self.1.index(pos))
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
+    fn unindex_in_unit(&self, tier: usize, idx: u64) -> Position {
+        self.1.unindex_in_tier(tier, self.1.tier_start(tier) + idx)
+    }
+
+    fn for_each_in_unit(&self, tier: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        let start = self.1.tier_start(tier);
+        self.1.for_each_in_range(tier, start + range.start..start + range.end, |idx, pos| f(idx - start, pos));
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
         3 * (self.0.size - 1)
     }
 
-    fn expand(&self, pos: &Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
+    fn expand(&self, _: usize, pos: &Position, mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
         if let Some(value) = self.terminal_value(pos) {
             return Expansion::Terminal(value);
         }
@@ -84,17 +106,15 @@ impl TieredRetrograde for ByTiers<'_> {
                 let mut child = mirror;
                 child.cars[opponent] &= !self.1.mirror_square(exit);
                 child.turn = pos.turn;
-                earlier_child(self.1.index(&child));
+                let (tier, idx) = self.locate_index(self.1.index(&child));
+                earlier_child(tier, idx);
             }
         }
-        Expansion::Moves { in_tier: self.0.on_board_moves(pos) as u8 }
+        Expansion::Moves { in_unit: self.0.on_board_moves(pos) as u8 }
     }
 
-    fn for_each_in_range(&self, tier: usize, range: Range<u64>, f: impl FnMut(u64, Position)) {
-        self.1.for_each_in_range(tier, range, f);
-    }
-
-    fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
+    fn for_each_parent(&self, tier: usize, pos: &Position, mut f: impl FnMut(u64, Position)) {
+        let start = self.1.tier_start(tier);
         // Parents have the other side to move. Those of a Blue-to-move
         // position are generated as the (Blue-to-move) parents of its
         // mirror image, which index without a reflection each.
@@ -123,7 +143,7 @@ impl TieredRetrograde for ByTiers<'_> {
                 let target = source.wrapping_add_signed(step);
                 let mut parent = Position { turn: mover, ..pos };
                 parent.cars[mover] = (cars & !(1 << target)) | 1 << source;
-                f(self.1.index_blue_to_move(parent.cars), parent);
+                f(self.1.index_blue_to_move(parent.cars) - start, parent);
             }
         }
     }

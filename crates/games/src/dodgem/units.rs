@@ -40,12 +40,12 @@ mod parts;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use solved_engine::units::Unit;
+use solved_engine::Unit;
 
 use self::parts::ClassTables;
 pub(super) use self::parts::Parts;
 use super::mirror::Transpose;
-use super::reds::{ByRows, Reds, Reflection};
+use super::red_placements::{ByRows, Reds, Reflection};
 use super::{ByPlayer, MAX_SIZE};
 
 /// The most cars a side has.

@@ -7,7 +7,7 @@
 //! if that square starts another jump). How a roll past the goal is played
 //! is a rule of its own ([`Overshoot`]).
 
-mod analysis;
+mod solve;
 mod answers;
 mod boards;
 mod claims;
@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use crate::params::quote;
 
-pub use self::analysis::{
+pub use self::solve::{
     Analysis, Distribution, Expectation, MAX_TURNS, ShortestGame, TOLERANCE, analyse, approximate, decimal,
     distribution, expected_turns, fraction, shortest_game, win_chances,
 };

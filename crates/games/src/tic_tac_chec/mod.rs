@@ -8,13 +8,13 @@
 //!
 //! Squares are numbered `rank * 4 + file` (a1 = 0, d4 = 15) and sets of
 //! squares are `u16` bitboards. This module is the plain, readable
-//! reference for the rules; [`fast`] generates the same moves with bit
+//! reference for the rules; [`bit_moves`] generates the same moves with bit
 //! operations and no allocation, for the solver.
 
 mod answers;
 mod census;
 mod claims;
-pub mod fast;
+pub mod bit_moves;
 mod front;
 mod game;
 mod index;

@@ -6,8 +6,7 @@ use std::time::Duration;
 use solved_engine::retrograde::Solver;
 use solved_engine::table::{Packed, TableKey};
 use solved_engine::{
-    DenseIndex, Expansion, Plies, Progress, Rules, Solution, TableError, TableStore, TieredRetrograde, Value,
-    expand_each,
+    DenseIndex, Expansion, Plies, Progress, Rules, Solution, TableError, TableStore, Unit, Units, Value,
 };
 
 use super::{Position, TicTacChec};
@@ -47,47 +46,92 @@ impl DenseIndex for TicTacChec {
     }
 }
 
-/// The post-opening domain is one tier (its moves go round in cycles);
-/// each opening ply is a tier of its own, solved from the last ply back,
-/// whose moves all lead to the next ply or out of the opening.
-impl TieredRetrograde for TicTacChec {
-    fn tiers(&self) -> Vec<Range<u64>> {
-        let mut tiers = vec![self.index.post_opening()];
-        tiers.extend((0..6).rev().map(|ply| self.index.opening_ply(ply)));
-        tiers
-    }
+/// The post-opening domain is one unit (its moves go round in cycles),
+/// solved first; each opening ply is a unit of its own, solved from the
+/// last ply back, whose moves all lead to the next ply or out of the
+/// opening. The post-opening positions come first in the index, numbered
+/// there as in their unit.
+const POST_OPENING: usize = 0;
 
-    fn unindex_ascending(&self, tier: usize, indices: impl Iterator<Item = u64>, mut f: impl FnMut(u64, Position)) {
-        if tier == 0 {
-            self.index.unindex_ascending_post(indices, f);
-        } else {
-            indices.for_each(|idx| f(idx, self.index.unindex_opening(idx)));
+impl TicTacChec {
+    /// The index range of `unit`: the post-opening positions, then the
+    /// opening plies from the last to the first.
+    pub(super) fn unit_range(&self, unit: usize) -> Range<u64> {
+        match unit {
+            POST_OPENING => self.index.post_opening(),
+            unit => self.index.opening_ply(6 - unit),
         }
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
-        64
+    /// The unit of the position with index `idx`, and its number there.
+    fn locate_index(&self, idx: u64) -> (usize, u64) {
+        let unit = (0..7).find(|&unit| self.unit_range(unit).contains(&idx)).expect("an index below the count");
+        (unit, idx - self.unit_range(unit).start)
+    }
+}
+
+impl Units for TicTacChec {
+    fn units(&self) -> Vec<Unit> {
+        (0..7)
+            .map(|unit| {
+                let range = self.unit_range(unit);
+                Unit { len: range.end - range.start, depends_on: (0..unit).collect() }
+            })
+            .collect()
     }
 
-    fn for_each_in_range(&self, tier: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
-        if tier == 0 {
-            self.index.for_each_post(range, f);
-        } else {
-            for idx in range {
-                f(idx, self.index.unindex_opening(idx));
+    fn locate(&self, pos: &Position) -> (usize, u64) {
+        self.locate_index(self.index.index(pos))
+    }
+
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> Position {
+        match unit {
+            POST_OPENING => self.index.unindex(idx),
+            unit => self.index.unindex_opening(self.unit_range(unit).start + idx),
+        }
+    }
+
+    fn unindex_ascending_in_unit(
+        &self,
+        unit: usize,
+        indices: impl Iterator<Item = u64>,
+        mut f: impl FnMut(u64, Position),
+    ) {
+        match unit {
+            POST_OPENING => self.index.unindex_ascending_post(indices, f),
+            unit => {
+                let start = self.unit_range(unit).start;
+                indices.for_each(|idx| f(idx, self.index.unindex_opening(start + idx)));
             }
         }
     }
 
-    fn expand(&self, pos: &Position, mut earlier_child: impl FnMut(u64)) -> Expansion {
+    fn max_in_unit_moves(&self) -> u8 {
+        64
+    }
+
+    fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
+        match unit {
+            POST_OPENING => self.index.for_each_post(range, f),
+            unit => {
+                let start = self.unit_range(unit).start;
+                range.for_each(|idx| f(idx, self.index.unindex_opening(start + idx)));
+            }
+        }
+    }
+
+    fn expand(&self, _: usize, pos: &Position, mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
         if pos.is_over() {
             return Expansion::Terminal(Value::Loss(Plies(0)));
         }
         if pos.opening {
-            pos.for_each_move(self.rule, |_, child| earlier_child(self.index.index(&child)));
-            return Expansion::Moves { in_tier: 0 };
+            pos.for_each_move(self.rule, |_, child| {
+                let (unit, idx) = self.locate_index(self.index.index(&child));
+                earlier_child(unit, idx);
+            });
+            return Expansion::Moves { in_unit: 0 };
         }
-        Expansion::Moves { in_tier: pos.count_moves(self.rule) as u8 }
+        Expansion::Moves { in_unit: pos.count_moves(self.rule) as u8 }
     }
 
     /// Post-opening positions are classified a run at a time (see
@@ -96,18 +140,22 @@ impl TieredRetrograde for TicTacChec {
     /// neighbours.
     fn expand_range(
         &self,
-        tier: usize,
+        unit: usize,
         range: Range<u64>,
         children: &mut Vec<u64>,
+        first_number: impl Fn(usize) -> u64,
         mut f: impl FnMut(u64, Expansion, usize),
     ) {
-        if tier != 0 {
-            return expand_each(self, tier, range, children, f);
+        if unit != POST_OPENING {
+            return self.for_each_in_unit(unit, range, |idx, pos| {
+                let expansion = self.expand(unit, &pos, |to, at| children.push(first_number(to) + at));
+                f(idx, expansion, children.len());
+            });
         }
-        // Post-opening moves stay in the tier: no children are pushed.
+        // Post-opening moves stay in the unit: no children are pushed.
         let pushed = children.len();
         let expansion = |moves: Option<u32>| {
-            moves.map_or(Expansion::Terminal(Value::Loss(Plies(0))), |moves| Expansion::Moves { in_tier: moves as u8 })
+            moves.map_or(Expansion::Terminal(Value::Loss(Plies(0))), |moves| Expansion::Moves { in_unit: moves as u8 })
         };
         self.index.for_each_run(range, |run| {
             let mut idx = run.first;
@@ -122,7 +170,7 @@ impl TieredRetrograde for TicTacChec {
         });
     }
 
-    fn for_each_parent(&self, pos: &Position, mut f: impl FnMut(u64, Position)) {
+    fn for_each_parent(&self, _: usize, pos: &Position, mut f: impl FnMut(u64, Position)) {
         if pos.opening {
             return;
         }

@@ -2,7 +2,7 @@ use std::collections::HashMap;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::{DenseIndex, Expansion, Rules, Silent, TieredRetrograde, Value, retrograde};
+use solved_engine::{DenseIndex, Expansion, Rules, Silent, Unit, Units, Value, retrograde};
 
 use super::*;
 
@@ -166,11 +166,12 @@ fn runs_of_positions_are_classified_as_each_alone() {
         for range in &ranges {
             let mut alone = Vec::new();
             index.for_each_post(range.clone(), |idx, pos| {
-                alone.push((idx, game.expand(&pos, |_| panic!("a post-opening move left the tier"))));
+                alone.push((idx, game.expand(0, &pos, |_, _| panic!("a post-opening move left its unit"))));
             });
             let mut runs = Vec::new();
-            game.expand_range(0, range.clone(), &mut Vec::new(), |idx, expansion, children| {
-                assert_eq!(children, 0, "a post-opening move left the tier");
+            let nowhere = |_| panic!("a post-opening move left its unit");
+            game.expand_range(0, range.clone(), &mut Vec::new(), nowhere, |idx, expansion, children| {
+                assert_eq!(children, 0, "a post-opening move left its unit");
                 runs.push((idx, expansion));
             });
             assert_eq!(runs, alone, "{range:?} under {rule:?}");
@@ -331,7 +332,7 @@ enum Node {
 }
 
 /// The opening's first `CUT` plies, solved through the game's own solver
-/// glue (its tiers' positions, `for_each_in_range`, `expand`, the index),
+/// glue (its units' positions, `for_each_in_unit`, `expand`, the index),
 /// with every position from ply `CUT` on replaced by one of a few terminal
 /// stand-ins of fixed values: a solve small enough for a test that takes
 /// the same code paths as the opening of the full solve.
@@ -406,41 +407,70 @@ impl DenseIndex for CutOpening<'_> {
     }
 }
 
-impl TieredRetrograde for CutOpening<'_> {
-    fn tiers(&self) -> Vec<std::ops::Range<u64>> {
-        let stand_ins = std::iter::once(0..Self::STAND_INS);
-        let plies = (0..Self::CUT).rev().map(|ply| {
-            let real = self.game.index.opening_ply(ply);
-            self.map(real.start)..self.map(real.start) + (real.end - real.start)
+impl CutOpening<'_> {
+    /// The game's unit of the cut game's `unit` of real positions: the
+    /// game's units are the post-opening positions, then the opening's
+    /// plies from the sixth back; the cut game's the stand-ins, then plies
+    /// from the last kept back.
+    fn game_unit(unit: usize) -> usize {
+        unit + 6 - Self::CUT
+    }
+}
+
+impl Units for CutOpening<'_> {
+    fn units(&self) -> Vec<Unit> {
+        let stand_ins = std::iter::once(Unit { len: Self::STAND_INS, depends_on: Vec::new() });
+        let plies = (1..=Self::CUT).map(|unit| {
+            let real = self.game.unit_range(Self::game_unit(unit));
+            Unit { len: real.end - real.start, depends_on: (0..unit).collect() }
         });
         stand_ins.chain(plies).collect()
     }
 
-    fn max_in_tier_moves(&self) -> u8 {
-        self.game.max_in_tier_moves()
-    }
-
-    fn for_each_in_range(&self, tier: usize, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Node)) {
-        if tier == 0 {
-            range.for_each(|slot| f(slot, Node::StandIn(slot)));
-            return;
+    fn locate(&self, node: &Node) -> (usize, u64) {
+        match node {
+            Node::StandIn(slot) => (0, *slot),
+            Node::Real(pos) => {
+                let (unit, idx) = self.game.locate(pos);
+                (unit + Self::CUT - 6, idx)
+            }
         }
-        let offset = self.kept.start - Self::STAND_INS;
-        // Tier 0 of the game is after the opening: any other is a ply of it.
-        let real = range.start + offset..range.end + offset;
-        self.game.for_each_in_range(1, real, |idx, pos| f(idx - offset, Node::Real(pos)));
     }
 
-    fn expand(&self, node: &Node, mut earlier_child: impl FnMut(u64)) -> Expansion {
+    fn unindex_in_unit(&self, unit: usize, idx: u64) -> Node {
+        match unit {
+            0 => Node::StandIn(idx),
+            unit => Node::Real(self.game.unindex_in_unit(Self::game_unit(unit), idx)),
+        }
+    }
+
+    fn max_in_unit_moves(&self) -> u8 {
+        self.game.max_in_unit_moves()
+    }
+
+    fn for_each_in_unit(&self, unit: usize, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Node)) {
+        match unit {
+            0 => range.for_each(|slot| f(slot, Node::StandIn(slot))),
+            unit => self.game.for_each_in_unit(Self::game_unit(unit), range, |idx, pos| f(idx, Node::Real(pos))),
+        }
+    }
+
+    fn expand(&self, unit: usize, node: &Node, mut earlier_child: impl FnMut(usize, u64)) -> Expansion {
         match node {
             Node::StandIn(slot) => Expansion::Terminal(Self::stand_in(*slot)),
-            Node::Real(pos) => self.game.expand(pos, |real| earlier_child(self.map(real))),
+            Node::Real(pos) => self.game.expand(Self::game_unit(unit), pos, |to, at| {
+                let real = self.game.unit_range(to).start + at;
+                match self.map(real) {
+                    slot if slot < Self::STAND_INS => earlier_child(0, slot),
+                    _ => earlier_child(to + Self::CUT - 6, at),
+                }
+            }),
         }
     }
 
-    fn for_each_parent(&self, node: &Node, mut f: impl FnMut(u64, Node)) {
+    fn for_each_parent(&self, unit: usize, node: &Node, mut f: impl FnMut(u64, Node)) {
         if let Node::Real(pos) = node {
-            self.game.for_each_parent(pos, |idx, parent| f(self.map(idx), Node::Real(parent)));
+            self.game.for_each_parent(Self::game_unit(unit), pos, |idx, parent| f(idx, Node::Real(parent)));
         }
     }
 }

@@ -24,7 +24,7 @@
 use std::ops::Range;
 
 #[cfg(doc)]
-use solved_engine::units::UnitParts;
+use solved_engine::UnitParts;
 
 use solved_engine::{Expansion, Value};
 
@@ -405,7 +405,7 @@ impl Parts<'_> {
                         let cars = ByPlayer { blue, red };
                         let idx = next.unwrap_or_else(|| units.locate(cars).1);
                         next = Some(idx + 1);
-                        let in_tier = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
+                        let in_unit = (sideways[0] & !red).count_ones() + (sideways[1] & !red).count_ones();
                         // Every move's number is found, and kept only if Red
                         // leaves its target free: no branch to mispredict.
                         let mut children = [0; N];
@@ -414,13 +414,13 @@ impl Parts<'_> {
                             children[legal] = m.number(column);
                             legal += usize::from(m.target & red == 0);
                         }
-                        if (red == 0 || in_tier == 0 && legal == 0)
+                        if (red == 0 || in_unit == 0 && legal == 0)
                             && let Some(value) = terminal(cars)
                         {
                             f(slot, idx, Expansion::Terminal(value), &[]);
                             continue;
                         }
-                        f(slot, idx, Expansion::Moves { in_tier: in_tier as u8 }, &children[..legal]);
+                        f(slot, idx, Expansion::Moves { in_unit: in_unit as u8 }, &children[..legal]);
                     }
                 }
             }

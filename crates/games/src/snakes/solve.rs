@@ -1,4 +1,4 @@
-//! What the tool computes about a board: the shortest game, the exact
+//! What `solve` computes about a board: the shortest game, the exact
 //! expected length, the distribution of lengths, and races of several
 //! players.
 

@@ -1,0 +1,139 @@
+//! One unit solved alone, as a solve by units solves each: its own cells,
+//! its moves out looked up elsewhere, no checkpoints.
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use super::codes::Codes;
+use super::pending::Pending;
+use super::unit_solve::{Earlier, UnitSolve};
+use super::{Numbering, SolveError};
+use crate::solution::Solution;
+use crate::cells::{Cell, Cells};
+use crate::game::Units;
+use crate::progress::Progress;
+
+/// A unit to solve alone, as a solve by units solves each: `unit` of
+/// `game`, of `len` positions numbered from zero, its moves out of it
+/// numbered by `numbering` and looked up in `earlier`. No checkpoints: a
+/// caller that needs to resume keeps its units small enough to redo.
+pub(crate) struct UnitAlone<'a, G, E> {
+    pub game: &'a G,
+    pub unit: usize,
+    pub len: u64,
+    pub numbering: &'a Numbering,
+    pub earlier: &'a E,
+    /// Positions per task (see [`Solver::with_chunk_size`](super::Solver::with_chunk_size)).
+    pub chunk: u64,
+}
+
+/// The cells a unit is first solved in.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum Width {
+    /// A byte a position, and two if a distance does not fit (see the
+    /// module docs).
+    ByteFirst,
+    /// Two bytes a position at once: for a unit that expects long
+    /// distances (the units it reads are that wide), which saves the
+    /// first try.
+    TwoBytes,
+}
+
+/// Who solves a [`UnitAlone`].
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum Sharing {
+    /// Every thread of the pool, updating cells by compare-and-swap.
+    Threads,
+    /// The calling thread alone, with plain loads and stores: the caller
+    /// runs other units on the other threads.
+    Alone,
+}
+
+/// The progress of one try at a solve, which passes on only the work
+/// beyond the first `skip` units (what an earlier try reported), so that
+/// a bar counts the positions once however often they are solved.
+struct Tried<'a> {
+    progress: &'a dyn Progress,
+    skip: AtomicU64,
+    passed: AtomicU64,
+}
+
+impl Progress for Tried<'_> {
+    fn stage(&self, name: &str) {
+        self.progress.stage(name);
+    }
+
+    fn note(&self, message: &str) {
+        self.progress.note(message);
+    }
+
+    fn advance(&self, units: u64) {
+        let skipped = self.skip.fetch_update(Relaxed, Relaxed, |skip| Some(skip.saturating_sub(units)));
+        let passed = units.saturating_sub(skipped.expect("the update always gives a value"));
+        self.passed.fetch_add(passed, Relaxed);
+        self.progress.advance(passed);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.progress.should_stop()
+    }
+}
+
+impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
+    /// Solves the unit: one value per position. With [`Sharing::Alone`] it
+    /// runs on the calling thread only.
+    pub(crate) fn solve(
+        &self,
+        width: Width,
+        sharing: Sharing,
+        progress: &dyn Progress,
+    ) -> Result<Solution, SolveError> {
+        debug_assert_eq!(self.numbering.base(), 0, "a unit solved alone numbers its positions from zero");
+        let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
+        if width == Width::ByteFirst {
+            let solved = match sharing {
+                Sharing::Threads => self.solve_in::<u8, true>(&first),
+                Sharing::Alone => self.solve_in::<u8, false>(&first),
+            };
+            match solved {
+                Err(SolveError::DistanceOverflow { .. }) => {}
+                solved => return solved,
+            }
+        }
+        let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
+        match sharing {
+            Sharing::Threads => self.solve_in::<u16, true>(&second),
+            Sharing::Alone => self.solve_in::<u16, false>(&second),
+        }
+    }
+
+    /// One try, in cells of `C`.
+    fn solve_in<C: Cell, const SHARED: bool>(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        let len = self.len;
+        let cells = Cells::<C>::zeroed(len);
+        let parts = self.game.parts(self.unit);
+        let solver = UnitSolve::<_, _, _, SHARED> {
+            game: self.game,
+            unit: self.unit,
+            numbering: self.numbering,
+            cells: &cells,
+            earlier: self.earlier,
+            codes: Codes::new(self.game.max_in_unit_moves()),
+            chunk: self.chunk,
+            range: 0..len,
+            max_plies: AtomicU16::new(0),
+            pending: Pending::new(&(0..len), self.chunk),
+            // Parts keep their own.
+            earlier_wins: parts.is_none().then(|| Cells::zeroed(len)),
+            step_dense_layers: true,
+        };
+        match parts {
+            Some(parts) => solver.solve_by_parts(&parts, progress)?,
+            None => {
+                solver.seed(progress)?;
+                solver.propagate(progress, 0, &mut |_| Ok(()))?;
+            }
+        }
+        solver.finish(progress);
+        Ok(Solution::from_cells(cells, len))
+    }
+}
