@@ -26,7 +26,9 @@ export function cli(dataDir, ...args) {
 /** Starts `solved serve` on a free port with its own data directory (or `dataDir`). */
 export async function startServer(dataDir) {
   const dir = dataDir || mkdtempSync(join(tmpdir(), "solved-browser-"));
-  const child = spawn(solvedBin, ["--data-dir", dir, "serve", "--addr", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  // With at most 256 files open, as some systems allow a process: the server must not need more.
+  const serve = [solvedBin, "--data-dir", dir, "serve", "--addr", "127.0.0.1:0"];
+  const child = spawn("sh", ["-c", 'ulimit -n 256 && exec "$0" "$@"', ...serve], { stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise((resolveUrl, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${seen}`)), 30_000);

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use solved_engine::dispatch::{self, Level};
 use solved_engine::{Interrupted, TableStore};
+use solved_games::params::quote;
 
 use crate::args::Invocation;
 use crate::output::is_closed_pipe;
@@ -48,7 +49,7 @@ fn limit_kernels() -> anyhow::Result<()> {
     let Some(name) = std::env::var_os(KERNELS_VAR).filter(|v| !v.is_empty()) else { return Ok(()) };
     let level = name.to_str().and_then(Level::from_name).with_context(|| {
         let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        format!("{KERNELS_VAR} must be one of {}, not {:?}", names.join(", "), name)
+        format!("{KERNELS_VAR} must be one of {}, not {:?}", names.join(", "), quote(&name.to_string_lossy()))
     })?;
     dispatch::limit_to(level);
     Ok(())
@@ -63,6 +64,11 @@ fn data_dir(flag: Option<PathBuf>) -> anyhow::Result<PathBuf> {
         return Ok(dir.join("solved"));
     }
     match from_env("HOME") {
+        // A home that is not there is a setting gone wrong, not a place to
+        // make.
+        Some(home) if !home.is_dir() => {
+            bail!("no data directory: HOME ({}) is not a directory; set --data-dir or SOLVED_DATA_DIR", home.display())
+        }
         Some(home) => Ok(home.join(".local/share/solved")),
         None => bail!("no data directory: set --data-dir or SOLVED_DATA_DIR"),
     }

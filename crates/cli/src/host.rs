@@ -66,7 +66,10 @@ impl Host for Terminal<'_> {
         }
         let ((loaded, _), provenance) = build(self.store, &self.bar)
             .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;
-        if provenance == Provenance::Solved {
+        // Where a long build was announced, its end is too; a table built in
+        // a moment says nothing, so that a command that then fails (its
+        // output refused, say) says one thing: why.
+        if provenance == Provenance::Solved && cost.seconds >= ANNOUNCED {
             self.bar.note(&format!("saved {}", wanted.path.display()));
         }
         Ok((loaded, provenance))

@@ -210,18 +210,22 @@ fn a_solve_by_units_killed_midway_resumes_to_the_same_files() {
 #[test]
 fn probe_and_play_read_unit_files_as_they_read_the_table() {
     let solved = Solved::new();
+    // Fewer files than the 4x4 board's 252 units may be open at once.
+    const OPEN_FILES: u32 = 128;
     let missing = solved.run(&["probe", "dodgem", "--size", "4", "--units"]);
     missing.fails_with("units of Dodgem 4x4 are not solved yet");
-    solved.run(&["solve", "dodgem", "--size", "4", "--units"]);
+    assert!(missing.stderr.contains("`solved solve dodgem --size 4 --units` solves them"), "{}", missing.stderr);
+    let solve = solved.run_with_open_files(&["solve", "dodgem", "--size", "4", "--units"], OPEN_FILES, "");
+    assert_eq!(solve.code, 0, "{}", solve.stderr);
     // The start, a position after a few moves, and one with Red to move.
     for moves in ["", "a2-a1", "a2-b2 c1-c2 a3-b3"] {
         let args = ["probe", "dodgem", "--size", "4", "--moves", moves, "--json"];
-        let units = solved.run(&[&args[..], &["--units"]].concat()).json();
+        let units = solved.run_with_open_files(&[&args[..], &["--units"]].concat(), OPEN_FILES, "").json();
         assert!(units["moves"].as_array().is_some_and(|m| !m.is_empty()), "{units}");
         assert_eq!(units, solved.run(&args).json(), "after {moves:?}");
     }
     let game = ["play", "dodgem", "--size", "4", "--as", "red", "--seed", "5", "--hints"];
-    let by_units = solved.run_with_input(&[&game[..], &["--units"]].concat(), "hint\nquit\n");
+    let by_units = solved.run_with_open_files(&[&game[..], &["--units"]].concat(), OPEN_FILES, "hint\nquit\n");
     assert_eq!(by_units.code, 0, "{}", by_units.stderr);
     assert!(by_units.stdout.contains("moves (best first): "), "{}", by_units.stdout);
     assert_eq!(by_units.stdout, solved.run_with_input(&game, "hint\nquit\n").stdout);

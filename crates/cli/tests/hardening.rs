@@ -33,8 +33,10 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
 #[test]
 fn a_full_disk_for_the_output_is_one_line_and_a_failure() {
     let solved = Solved::new();
+    // On an empty data directory: the table built on the way is not news.
     let run = solved.run_with_files(&["probe", "dodgem", "B../B../.RR B"], "/dev/null", "/dev/full");
     run.fails_with("cannot write the output");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
 #[test]
@@ -65,6 +67,63 @@ fn a_table_that_is_not_a_file_is_refused_at_once() {
     assert!(Command::new("mkfifo").arg(&table).status().unwrap().success());
     solved.run(&["probe", "dodgem", "B../B../.RR B"]).fails_with("not a regular file");
     assert!(table.exists(), "nothing on disk is touched");
+}
+
+#[test]
+fn a_pipe_where_a_lock_belongs_is_refused_not_waited_on() {
+    let solved = Solved::new();
+    let units = solved.data_dir().join("dodgem-normal-3x3.units");
+    std::fs::create_dir(&units).unwrap();
+    assert!(Command::new("mkfifo").arg(units.join(".lock")).status().unwrap().success());
+    solved.run(&["solve", "dodgem", "--size", "3", "--units"]).fails_with("not a regular file (a named pipe)");
+    let lock = solved.data_dir().join(".dots-and-boxes-american-3x3.quiet.tbl.lock");
+    assert!(Command::new("mkfifo").arg(&lock).status().unwrap().success());
+    for command in ["probe", "solve"] {
+        solved.run(&[command, "dots-and-boxes", "--rows", "3", "--cols", "3"]).fails_with("not a regular file");
+    }
+}
+
+#[test]
+fn settings_that_mean_nothing_here_are_refused_and_quoted_briefly() {
+    let solved = Solved::new();
+    solved.run(&["solve", "dodgem", "--size", "3", "--memory", "1"]).fails_with("--memory is for a solve by units");
+    let huge = "x".repeat(100_000);
+    let run = solved.run_with_env(&["probe", "dodgem", "B../B../.RR B"], "SOLVED_KERNELS", &huge);
+    run.fails_with("SOLVED_KERNELS must be one of");
+    assert!(run.stderr.len() < 300, "{} bytes of error", run.stderr.len());
+    // A home that is not there is not made.
+    let home = solved.data_dir().join("nonexistent/x");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_solved"))
+        .args(["probe", "dodgem", "B../B../.RR B"])
+        .env("HOME", &home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("SOLVED_DATA_DIR")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("is not a directory"), "{run:?}");
+    assert!(!solved.data_dir().join("nonexistent").exists());
+}
+
+#[test]
+fn a_small_solve_by_units_says_what_its_files_take_in_bytes() {
+    let solved = Solved::new();
+    let run = solved.run(&["solve", "dodgem", "--size", "3", "--units"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = run.stdout.lines().find(|l| l.starts_with("on disk:")).unwrap();
+    assert!(line.contains(" kB for ") || line.contains(" bytes for "), "{line}");
+    assert!(line.contains("larger than a byte a value"), "{line}");
+}
+
+#[test]
+fn a_finished_solve_by_units_writes_nothing() {
+    let solved = Solved::new();
+    assert_eq!(solved.run(&["solve", "dodgem", "--size", "3", "--units"]).code, 0);
+    let lock = solved.data_dir().join("dodgem-normal-3x3.units/.lock");
+    std::fs::remove_file(&lock).unwrap();
+    let again = solved.run(&["solve", "dodgem", "--size", "3", "--units", "--json"]).json();
+    assert_eq!((again["solved_units"].as_u64(), again["resumed_units"].as_u64()), (Some(0), Some(45)), "{again}");
+    assert!(!lock.exists(), "a finished solve takes no lock, so a copy that may not be written to is read");
 }
 
 #[test]

@@ -58,6 +58,16 @@ impl Solved {
         self.run_command(self.command(args), input)
     }
 
+    /// Runs `solved` allowed at most `files` open files, as `ulimit -n`
+    /// sets (many systems allow 1,024, some 256).
+    pub fn run_with_open_files(&self, args: &[&str], files: u32, input: &str) -> Run {
+        let solved = self.command(args);
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(r#"ulimit -n "$0" && exec "$@""#).arg(files.to_string()).arg(solved.get_program());
+        command.args(solved.get_args()).env_remove("SOLVED_DATA_DIR");
+        self.run_command(command, input)
+    }
+
     /// Runs `solved` with the environment variable `name` set to `value`.
     pub fn run_with_env(&self, args: &[&str], name: &str, value: &str) -> Run {
         let mut command = self.command(args);

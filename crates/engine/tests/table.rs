@@ -73,6 +73,72 @@ fn only_regular_files_are_read() {
     }
 }
 
+/// An error with every cause it gives, as the command line prints it.
+fn said(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        text += &format!(": {next}");
+        cause = next.source();
+    }
+    text
+}
+
+/// Makes at `path` one of the things that are not a regular file.
+fn make_other(kind: &str, path: &std::path::Path) {
+    match kind {
+        "pipe" => assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success()),
+        "directory" => std::fs::create_dir(path).unwrap(),
+        "dangling link" => std::os::unix::fs::symlink("/nowhere/at/all", path).unwrap(),
+        "looping link" => std::os::unix::fs::symlink(path, path).unwrap(),
+        "link to a table" => std::os::unix::fs::symlink(path.with_extension("elsewhere"), path).unwrap(),
+        "device" => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+        _ => unreachable!(),
+    }
+}
+
+/// Every way of opening a file, each given a pipe, a directory, links and a
+/// device where its file belongs: each is refused at once, saying so, and
+/// nothing waits (run on a thread with a deadline, so that a hang fails).
+#[test]
+fn whatever_is_not_a_regular_file_is_refused_at_once_wherever_it_is() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let kinds = ["pipe", "directory", "dangling link", "looping link", "link to a table", "device"];
+        for kind in kinds {
+            let dir = tempfile::tempdir().unwrap();
+            let store = TableStore::new(dir.path());
+            // Where a table belongs, and a real table where the link leads.
+            let path = store.path::<Packed>(&key(5));
+            std::fs::write(path.with_extension("elsewhere"), b"").unwrap();
+            make_other(kind, &path);
+            let error = said(&store.open::<Packed>(&key(5)).unwrap_err());
+            assert!(error.contains("not a regular file"), "{kind}: {error}");
+            // Where a build's lock belongs.
+            let lock = dir.path().join(format!(".{}.lock", path.file_name().unwrap().to_string_lossy()));
+            make_other(kind, &lock);
+            let error = store.lock_for_building::<Packed>(&key(5), || panic!("{kind}: nobody holds it")).unwrap_err();
+            let error = said(&error);
+            assert!(error.contains("not a regular file"), "{kind}: {error}");
+            // Where a checkpoint belongs.
+            let checkpoint = store.checkpoint::<Packed>(&key(5));
+            make_other(kind, checkpoint.path());
+            let error = said(&checkpoint.load(1).unwrap_err());
+            assert!(error.contains("not a regular file"), "{kind}: {error}");
+            // Where a unit belongs: there, but not a unit.
+            let files = solved_engine::units::UnitFiles::new(dir.path().join("units"), key(0), vec![5]);
+            std::fs::create_dir(files.dir()).unwrap();
+            make_other(kind, &files.path(0));
+            let error = said(&solved_engine::units::UnitStore::has(&files, 0).unwrap_err());
+            assert!(error.contains("not a regular file"), "{kind}: {error}");
+            assert!(said(&files.open(0).unwrap_err()).contains("not a regular file"), "{kind}");
+            assert!(std::fs::symlink_metadata(&path).is_ok(), "{kind}: nothing on disk is touched");
+        }
+        done.send(()).unwrap();
+    });
+    finished.recv_timeout(std::time::Duration::from_secs(60)).expect("every refusal came at once");
+}
+
 #[test]
 fn a_missing_table_is_a_miss_not_an_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -48,11 +48,12 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
-/// `130 MB`, `2.6 GB`.
+/// `640 bytes`, `48 kB`, `130 MB`, `2.6 GB`: never rounded to nothing.
 pub fn bytes(bytes: u64) -> String {
-    if bytes < 1_000_000_000 {
-        format!("{:.0} MB", bytes as f64 / 1e6)
-    } else {
-        format!("{:.1} GB", bytes as f64 / 1e9)
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.0} kB", bytes as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.0} MB", bytes as f64 / 1e6),
+        _ => format!("{:.1} GB", bytes as f64 / 1e9),
     }
 }

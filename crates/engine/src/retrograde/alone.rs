@@ -7,10 +7,10 @@ use super::codes::Codes;
 use super::pending::Pending;
 use super::unit_solve::{Earlier, UnitSolve};
 use super::{Numbering, SolveError};
-use crate::solution::Solution;
 use crate::cells::{Cell, Cells};
 use crate::game::Units;
 use crate::progress::Progress;
+use crate::solution::Solution;
 
 /// A unit to solve alone, as a solve by units solves each: `unit` of
 /// `game`, of `len` positions numbered from zero, its moves out of it

@@ -9,10 +9,10 @@ use super::pending::Pending;
 use super::state::SolverState;
 use super::unit_solve::UnitSolve;
 use super::{Numbering, SolveError};
-use crate::solution::Solution;
 use crate::cells::Bytes;
 use crate::game::{DenseIndex, Units};
 use crate::progress::Progress;
+use crate::solution::Solution;
 use crate::table::Checkpoint;
 
 /// Solves every position of `game` with the default [`Solver`], in one

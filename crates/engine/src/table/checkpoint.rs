@@ -152,7 +152,9 @@ impl Checkpoint {
     fn load_checked(&self, words: Words) -> Result<Option<Saved>, TableError> {
         let read_error = |source| TableError::Read { path: self.path.clone(), source };
         let invalid = |source| TableError::Invalid { path: self.path.clone(), source };
-        let Some((file, file_len)) = file::open_regular(&self.path)? else { return Ok(None) };
+        let Some((file, file_len)) = file::open_regular(&self.path, file::Access::Read).map_err(read_error)? else {
+            return Ok(None);
+        };
         let mut input = BufReader::with_capacity(1 << 20, file);
         let mut digest = CRC.digest();
         let mut take = |len: u64| -> Result<Vec<u8>, TableError> {

@@ -1,28 +1,90 @@
 //! Reading and writing the files of tables and checkpoints.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 
 use super::{FormatError, TableError};
 
-/// Opens `path` for reading, if it is a regular file, with its length.
-/// `None` if there is nothing at `path`.
+/// What a file is opened for.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Access {
+    /// Reading a file that may be missing.
+    Read,
+    /// Holding a lock on it, making it if it is missing.
+    Lock,
+}
+
+/// Opens the regular file at `path` for `access`, with its length: `None`
+/// if there is nothing there to read. Every file the tool opens comes
+/// through here.
 ///
-/// Whether it is a regular file is asked before opening it: opening a pipe
-/// would wait for a writer, and a device could be read for ever.
-pub(super) fn open_regular(path: &Path) -> Result<Option<(File, u64)>, TableError> {
-    let read_error = |source| TableError::Read { path: path.into(), source };
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(read_error(error)),
-    };
-    if !metadata.is_file() {
-        return Err(read_error(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
+/// It never follows a symbolic link at `path` and never waits: a pipe would
+/// wait for a writer (or a reader), a device could be read for ever, and a
+/// link could lead anywhere, so each is refused with an error that says
+/// what is there instead, as is a directory.
+///
+/// # Errors
+///
+/// The error of opening or looking at the file, or
+/// [`io::ErrorKind::InvalidInput`] for anything but a regular file.
+pub fn open_regular(path: &Path, access: Access) -> io::Result<Option<(File, u64)>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Looked at first, so that a device is not even opened; then opened so
+    // that what was swapped in meanwhile is refused too.
+    if !regular_file_exists(path)? && access == Access::Read {
+        return Ok(None);
     }
-    let file = File::open(path).map_err(read_error)?;
+    let mut options = OpenOptions::new();
+    match access {
+        Access::Read => options.read(true),
+        Access::Lock => options.write(true).create(true).truncate(false),
+    };
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+    let file = options.open(path).map_err(|error| match std::fs::symlink_metadata(path) {
+        Ok(metadata) if !metadata.file_type().is_file() => not_regular(metadata.file_type()),
+        _ => error,
+    })?;
+    let metadata = file.metadata()?;
+    if !metadata.file_type().is_file() {
+        return Err(not_regular(metadata.file_type()));
+    }
     Ok(Some((file, metadata.len())))
+}
+
+/// Whether there is a regular file at `path`, as [`open_regular`] would
+/// find it: `false` if there is nothing, an error if something else is
+/// there.
+///
+/// # Errors
+///
+/// As for [`open_regular`].
+pub fn regular_file_exists(path: &Path) -> io::Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_file() => Ok(true),
+        Ok(metadata) => Err(not_regular(metadata.file_type())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
+/// The error of finding something other than a regular file.
+fn not_regular(found: std::fs::FileType) -> io::Error {
+    use std::os::unix::fs::FileTypeExt;
+    let what = if found.is_symlink() {
+        " (a symbolic link, which is not followed)"
+    } else if found.is_dir() {
+        " (a directory)"
+    } else if found.is_fifo() {
+        " (a named pipe)"
+    } else if found.is_socket() {
+        " (a socket)"
+    } else if found.is_block_device() || found.is_char_device() {
+        " (a device)"
+    } else {
+        ""
+    };
+    io::Error::new(io::ErrorKind::InvalidInput, format!("not a regular file{what}"))
 }
 
 /// The bytes of the regular file at `path`, whose length `len_of` decides
@@ -34,7 +96,7 @@ pub(super) fn read_sized(
     len_of: impl FnOnce(&[u8]) -> Result<u64, TableError>,
 ) -> Result<Vec<u8>, TableError> {
     let read_error = |source| TableError::Read { path: path.into(), source };
-    let Some((mut file, len)) = open_regular(path)? else {
+    let Some((mut file, len)) = open_regular(path, Access::Read).map_err(read_error)? else {
         return Err(read_error(io::Error::from(io::ErrorKind::NotFound)));
     };
     if len < head as u64 {

@@ -25,6 +25,7 @@ use crc::{CRC_64_XZ, Crc, Table as CrcTable};
 pub use self::checkpoint::{Checkpoint, Saved};
 pub use self::encoding::{Encoding, Margin, Packed};
 pub(crate) use self::file::remove_temporaries;
+pub use self::file::{Access, open_regular, regular_file_exists};
 pub use self::header::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::store::{BuildLock, TableStore};
 use crate::packed::PackedValue;
@@ -196,7 +197,8 @@ impl<E: Encoding> Table<E> {
     pub fn open(path: &Path, expected: &TableKey) -> Result<Table<E>, TableError> {
         let invalid = |source| TableError::Invalid { path: path.into(), source };
         if E::BLOCKED {
-            let Some((file, len)) = file::open_regular(path)? else {
+            let read_error = |source| TableError::Read { path: path.into(), source };
+            let Some((file, len)) = file::open_regular(path, Access::Read).map_err(read_error)? else {
                 return Err(TableError::Read { path: path.into(), source: io::Error::from(io::ErrorKind::NotFound) });
             };
             let mut head = vec![0u8; HEADER_LEN.min(len as usize)];

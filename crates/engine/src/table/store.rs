@@ -1,6 +1,6 @@
 //! A directory of cached tables.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,9 @@ impl BuildLock {
         let write_error = |source| TableError::Write { path: path.into(), source };
         let dir = file::dir_of(path);
         std::fs::create_dir_all(dir).map_err(|source| TableError::Write { path: dir.into(), source })?;
-        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(write_error)?;
+        let (lock, _) = file::open_regular(path, file::Access::Lock)
+            .map_err(write_error)?
+            .expect("a lock file is made when missing");
         match lock.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

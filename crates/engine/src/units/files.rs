@@ -8,7 +8,9 @@
 //! what a solve resumes from. Probing a position reads one block of one
 //! unit.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rayon::prelude::*;
@@ -19,7 +21,7 @@ use crate::solution::Solution;
 use crate::table::blocks::BLOCK_LEN;
 use crate::table::{
     BuildLock, Checkpoint, Encoding, FormatError, Header, Packed, Payload, Table, TableError, TableKey,
-    remove_temporaries, write,
+    regular_file_exists, remove_temporaries, write,
 };
 use crate::tally::Tally;
 use crate::value::Value;
@@ -211,6 +213,31 @@ impl UnitFiles {
         ReachCheckpoint { file: Checkpoint::new(self.dir.join(WALK_FILE), key), every }
     }
 
+    /// How many units are not stored yet: the one answer to whether a unit
+    /// is there, as a solve asks it (see [`UnitStore::has`]).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Read`] if something other than a regular file is where
+    /// a unit belongs, or the directory cannot be looked at.
+    pub fn missing(&self) -> Result<usize, TableError> {
+        (0..self.lens.len()).try_fold(0, |missing, unit| Ok(missing + usize::from(!self.has(unit)?)))
+    }
+
+    /// Every unit, for probing: each checked once now, then opened as it is
+    /// read (see [`OpenUnits`]).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if a unit is missing, unreadable or not that unit.
+    pub fn open_all(&self) -> Result<OpenUnits, TableError> {
+        let units = (0..self.lens.len())
+            .map(|unit| self.open(unit).map(|table| (table.header().clone(), table.stored_len())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (headers, stored) = units.into_iter().unzip();
+        Ok(OpenUnits { files: self.clone(), headers, stored, open: Mutex::default() })
+    }
+
     /// The table of `unit`, for probing a block at a time, of whichever
     /// width it was written.
     ///
@@ -228,14 +255,83 @@ impl UnitFiles {
     }
 }
 
+/// Every unit of a solve, for probing: each file's header checked when they
+/// were opened, and at most [`OPEN_FILES`] files held open at once, the
+/// ones read last, so that the files held open do not grow with the number
+/// of units (3,321 on a 6×6 board, where many systems allow a process
+/// 1,024 open files and some 256).
+#[derive(Debug)]
+pub struct OpenUnits {
+    files: UnitFiles,
+    headers: Vec<Header>,
+    stored: Vec<u64>,
+    /// The units open now, the one read last at the back.
+    open: Mutex<VecDeque<(usize, Arc<UnitTable>)>>,
+}
+
+/// The most unit files [`OpenUnits`] holds open at once.
+pub const OPEN_FILES: usize = 64;
+
+impl OpenUnits {
+    /// How many units there are.
+    pub fn len(&self) -> usize {
+        self.headers.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty()
+    }
+
+    /// The header of `unit`.
+    pub fn header(&self, unit: usize) -> &Header {
+        &self.headers[unit]
+    }
+
+    /// The bytes the file of `unit` takes on disk.
+    pub fn stored_len(&self, unit: usize) -> u64 {
+        self.stored[unit]
+    }
+
+    /// The value of position `idx` of `unit`, reading one block, the unit's
+    /// file opened again (and checked again) if it was closed.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the file cannot be opened or read, is no longer
+    /// that unit, or `idx` is past the end.
+    pub fn value(&self, unit: usize, idx: u64) -> Result<Value, TableError> {
+        self.table(unit)?.value(idx)
+    }
+
+    fn table(&self, unit: usize) -> Result<Arc<UnitTable>, TableError> {
+        let open = |open: &mut VecDeque<(usize, Arc<UnitTable>)>| {
+            let at = open.iter().position(|(u, _)| *u == unit)?;
+            let entry = open.remove(at).expect("a position found is in the list");
+            open.push_back(entry.clone());
+            Some(entry.1)
+        };
+        if let Some(table) = open(&mut self.open.lock().unwrap_or_else(PoisonError::into_inner)) {
+            return Ok(table);
+        }
+        // Opened without the lock held: other readers go on meanwhile.
+        let table = Arc::new(self.files.open(unit)?);
+        let mut held = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(table) = open(&mut held) {
+            return Ok(table);
+        }
+        if held.len() == OPEN_FILES {
+            held.pop_front();
+        }
+        held.push_back((unit, table.clone()));
+        Ok(table)
+    }
+}
+
 impl UnitStore for UnitFiles {
     fn has(&self, unit: usize) -> Result<bool, TableError> {
         let path = self.path(unit);
-        match std::fs::symlink_metadata(&path) {
-            Ok(_) => Ok(true),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(source) => Err(TableError::Read { path, source }),
-        }
+        regular_file_exists(&path).map_err(|source| TableError::Read { path, source })
     }
 
     fn load(&self, unit: usize, len: u64) -> Result<Solution, TableError> {

@@ -38,7 +38,7 @@ use crate::table::TableError;
 use crate::value::Value;
 
 use self::dependency_values::DependencyValues;
-pub use self::files::{UnitFiles, UnitTable, UnitValues, WideUnitValues};
+pub use self::files::{OPEN_FILES, OpenUnits, UnitFiles, UnitTable, UnitValues, WideUnitValues};
 pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;

@@ -118,14 +118,15 @@ impl Answer for Solved {
         }
         text.push_str(&self.summary.text(Some(&self.reachable)));
         if let Some(units) = &self.units {
-            let positions = self.summary.all.positions;
-            let _ = writeln!(
-                text,
-                "on disk: {} for {} values ({:.1}x smaller)",
-                crate::text::bytes(units.stored_bytes),
-                thousands(positions / 2),
-                positions as f64 / 2.0 / units.stored_bytes.max(1) as f64
-            );
+            let values = self.summary.all.positions / 2;
+            let ratio = values as f64 / units.stored_bytes.max(1) as f64;
+            // A small board's files are mostly headers.
+            let size = match ratio >= 1.0 {
+                true => format!("{ratio:.1}x smaller than a byte a value"),
+                false => "larger than a byte a value: headers outweigh so few".into(),
+            };
+            let stored = crate::text::bytes(units.stored_bytes);
+            let _ = writeln!(text, "on disk: {stored} for {} values ({size})", thousands(values));
         }
         let _ = writeln!(text, "time: {:.2} s", self.seconds);
         text

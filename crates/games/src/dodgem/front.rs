@@ -77,6 +77,11 @@ fn solve_command(game: &Dodgem) -> String {
     INFO.command_line(Operation::Solve, &game.to_params())
 }
 
+/// The command that solves `game` into unit files.
+fn units_command(game: &Dodgem) -> String {
+    INFO.command_line(Operation::Solve, &game.to_unit_params())
+}
+
 /// The one table of `game`, solved if the host solves it now.
 fn table(game: &Dodgem, host: &dyn Host) -> anyhow::Result<(Arc<Table<Packed>>, Provenance)> {
     if game.size() > super::MAX_FLAT_SIZE {
@@ -94,8 +99,7 @@ fn table(game: &Dodgem, host: &dyn Host) -> anyhow::Result<(Arc<Table<Packed>>, 
 /// else its table.
 fn values(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<DodgemValues> {
     let files = game.unit_files(host.store());
-    let complete = || (0..game.unit_index().units().len()).all(|u| files.path(u).exists());
-    Ok(if reads_units(game, params)? || (files.dir().is_dir() && complete()) {
+    Ok(if reads_units(game, params)? || (files.dir().is_dir() && files.missing()? == 0) {
         DodgemValues::Units(units(game, host)?)
     } else {
         DodgemValues::Table(table(game, host)?.0)
@@ -108,20 +112,20 @@ fn values(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Dod
 fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
     let files = game.unit_files(host.store());
     let count = game.unit_index().units().len();
-    let missing = (0..count).filter(|&u| !files.path(u).exists()).count();
+    let missing = files.missing()?;
     let opened = game.clone();
     let wanted = Wanted {
         path: files.dir().to_path_buf(),
         name: INFO.name,
         key: game.table_key(),
         positions: 2 * game.table_key().positions,
-        command: solve_command(game),
+        command: units_command(game),
         detail: Default::default(),
         // What stays loaded is each unit's header and block list: the
         // values are read a block at a time.
         open: Box::new(move |store| {
             let files = opened.unit_files(store);
-            if (0..count).any(|u| !files.path(u).exists()) {
+            if files.missing()? > 0 {
                 return Ok(None);
             }
             Ok(Some(loaded(0, DodgemUnits::open(&opened, store)?)))
@@ -130,8 +134,8 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
             "the units of Dodgem {0}x{0} are not solved yet ({missing} of its {count} units are missing): `{1}` \
              solves them in about {2} on two cores, resuming where it stopped",
             game.size(),
-            solve_command(game),
-            duration(game.cost().seconds)
+            units_command(game),
+            duration(game.units_cost().seconds)
         )),
         on_request: false,
     };
@@ -229,9 +233,15 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
         solved_engine::units::solve_over_mpi(world, game, &files, budget, &Unseen(progress)).with_context(failed)?;
         return Ok(Box::new(()));
     }
-    let _lock = files.lock(|| {
-        progress.note(&format!("waiting for another process that is solving into {}", dir.display()));
-    })?;
+    // A finished solve has nothing left to write: a copy of one that may
+    // not be written to is reported, not refused.
+    let finished = files.missing()? == 0 && game.reachable_if_walked(&files)?.is_some();
+    let _lock = match finished {
+        true => None,
+        false => Some(files.lock(|| {
+            progress.note(&format!("waiting for another process that is solving into {}", dir.display()));
+        })?),
+    };
     #[cfg(feature = "mpi")]
     let report = match &world {
         Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, progress)

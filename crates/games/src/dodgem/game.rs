@@ -132,6 +132,15 @@ impl Dodgem {
         }
         params
     }
+
+    /// The parameters of a solve that keeps this board as unit files.
+    pub fn to_unit_params(&self) -> Rendered {
+        let mut params = self.to_params();
+        if self.size <= super::MAX_FLAT_SIZE {
+            params.push((UNITS.name, "true".into()));
+        }
+        params
+    }
 }
 
 /// How a solve keeps its units.
@@ -161,6 +170,9 @@ pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, Param
         return Err(ParamError::Combination("--memory is a number of gigabytes, 0 or more"));
     }
     let on_disk = params.flag(UNITS.name)? || game.size > super::MAX_FLAT_SIZE;
+    if params.is_given(MEMORY.name) && !on_disk {
+        return Err(ParamError::Combination("--memory is for a solve by units: give --units too"));
+    }
     Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64 })
 }
 

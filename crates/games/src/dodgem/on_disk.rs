@@ -4,11 +4,11 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use solved_engine::table::{Packed, TableKey};
+use solved_engine::table::{Header, Packed, TableKey};
 use std::time::Duration;
 
 use solved_engine::units::{
-    LONGEST_LOSS, LONGEST_WIN, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore, UnitTable,
+    LONGEST_LOSS, LONGEST_WIN, OpenUnits, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore,
     finished_walk, reach_by_units,
 };
 use solved_engine::{
@@ -35,7 +35,7 @@ pub struct UnitFigures {
 /// The unit files of one board, open for probing.
 #[derive(Debug)]
 pub struct DodgemUnits {
-    tables: Vec<UnitTable>,
+    units: OpenUnits,
 }
 
 impl Dodgem {
@@ -188,20 +188,23 @@ impl Dodgem {
 
 impl DodgemUnits {
     /// Opens every unit file of `game` in `store`, checking each header and
-    /// block list.
+    /// block list (see [`OpenUnits`] for the files it holds open).
     ///
     /// # Errors
     ///
     /// [`TableError`] for the first unit that is missing or invalid.
     pub fn open(game: &Dodgem, store: &TableStore) -> Result<DodgemUnits, TableError> {
-        let files = game.unit_files(store);
-        let tables = (0..game.unit_index().units().len()).map(|unit| files.open(unit)).collect::<Result<_, _>>()?;
-        Ok(DodgemUnits { tables })
+        Ok(DodgemUnits { units: game.unit_files(store).open_all()? })
+    }
+
+    /// The headers of every unit.
+    fn headers(&self) -> impl Iterator<Item = &Header> {
+        (0..self.units.len()).map(|unit| self.units.header(unit))
     }
 
     /// What the units hold, Blue to move, one position per mirror pair.
     pub fn tally(&self) -> Tally {
-        self.tables.iter().map(|t| t.header().tally).fold(Tally::default(), Tally::merge)
+        self.headers().map(|h| h.tally).fold(Tally::default(), Tally::merge)
     }
 
     /// Every position, either side to move: a position and its mirror
@@ -219,12 +222,9 @@ impl DodgemUnits {
     /// [`MissingFact`] if a unit lacks the zugzwang count (a file written
     /// by another build).
     pub fn figures(&self) -> Result<UnitFigures, MissingFact> {
-        let longest = |name| self.tables.iter().filter_map(|t| t.header().fact(name)).max().map(|d| Plies(d as u16));
-        let zugzwangs = self
-            .tables
-            .iter()
-            .map(|t| t.header().fact(ZUGZWANGS).ok_or(MissingFact(ZUGZWANGS)))
-            .sum::<Result<u64, _>>()?;
+        let longest = |name| self.headers().filter_map(|h| h.fact(name)).max().map(|d| Plies(d as u16));
+        let zugzwangs =
+            self.headers().map(|h| h.fact(ZUGZWANGS).ok_or(MissingFact(ZUGZWANGS))).sum::<Result<u64, _>>()?;
         Ok(UnitFigures {
             longest_win: longest(LONGEST_WIN),
             longest_loss: longest(LONGEST_LOSS),
@@ -250,23 +250,22 @@ impl DodgemUnits {
     /// As for [`audit_sample`](Self::audit_sample).
     pub fn audit_unit(&self, game: &Dodgem, unit: usize, progress: &dyn Progress) -> Result<AuditReport, Sampled> {
         let start = game.unit_index().start(unit);
-        let len = self.tables[unit].header().key.positions;
+        let len = self.units.header(unit).key.positions;
         game.audit_sample(start..start + len, len, progress, |pos| self.value(game, pos))
     }
 
     /// The smallest unit holding the longest loss, and that loss.
     pub fn longest_loss_unit(&self) -> Option<(usize, Plies)> {
-        let longest = |unit: usize| self.tables[unit].header().fact(LONGEST_LOSS);
-        let units = 0..self.tables.len();
+        let longest = |unit: usize| self.units.header(unit).fact(LONGEST_LOSS);
+        let units = 0..self.units.len();
         let loss = units.clone().filter_map(longest).max()?;
-        let unit =
-            units.filter(|&u| longest(u) == Some(loss)).min_by_key(|&u| self.tables[u].header().key.positions)?;
+        let unit = units.filter(|&u| longest(u) == Some(loss)).min_by_key(|&u| self.units.header(u).key.positions)?;
         Some((unit, Plies(loss as u16)))
     }
 
     /// The bytes the unit files take on disk.
     pub fn stored_bytes(&self) -> u64 {
-        self.tables.iter().map(UnitTable::stored_len).sum()
+        (0..self.units.len()).map(|unit| self.units.stored_len(unit)).sum()
     }
 
     /// The value of `pos`, reading one block of one unit.
@@ -276,7 +275,7 @@ impl DodgemUnits {
     /// [`TableError`] if the block cannot be read or is corrupt.
     pub fn value(&self, game: &Dodgem, pos: &Position) -> Result<Value, TableError> {
         let (unit, idx) = game.locate(pos);
-        self.tables[unit].value(idx)
+        self.units.value(unit, idx)
     }
 
     /// Every legal move at `pos` with its value for the mover and the

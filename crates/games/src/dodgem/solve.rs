@@ -586,6 +586,15 @@ impl Dodgem {
             .sum()
     }
 
+    /// What a solve to unit files takes, at the rates measured on 6×6
+    /// (see `docs/dodgem-6x6.md`): the units, then the walk from the start
+    /// that counts what is reachable. Memory is the units being solved and
+    /// their dependencies, within the default budget.
+    pub fn units_cost(&self) -> Cost {
+        let positions = self.position_count() as f64;
+        Cost { seconds: positions / 6.75e6 + 2.0 * positions / 17e6, bytes: 8_000_000_000 }
+    }
+
     /// Solves every unit in memory and puts them one after another: the
     /// table of a board up to [`MAX_FLAT_SIZE`].
     ///
@@ -625,11 +634,10 @@ impl Solvable for Dodgem {
     /// positions (about 17 million a second, both sides to move), whose
     /// pending marks take the most memory: `docs/dodgem-6x6.md`.
     fn cost(&self) -> Cost {
-        let positions = self.position_count();
         if self.size > MAX_FLAT_SIZE {
-            let seconds = positions as f64 / 6.75e6 + 2.0 * positions as f64 / 17e6;
-            return Cost { seconds, bytes: 8_000_000_000 };
+            return self.units_cost();
         }
+        let positions = self.position_count();
         Cost { seconds: positions as f64 * 2.8e-7, bytes: 8 * positions / 7 }
     }
 

@@ -7,12 +7,12 @@
 //! if that square starts another jump). How a roll past the goal is played
 //! is a rule of its own ([`Overshoot`]).
 
-mod solve;
 mod answers;
 mod boards;
 mod claims;
 mod front;
 mod game;
+mod solve;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -20,14 +20,14 @@ use std::str::FromStr;
 
 use crate::params::quote;
 
-pub use self::solve::{
-    Analysis, Distribution, Expectation, MAX_TURNS, ShortestGame, TOLERANCE, analyse, approximate, decimal,
-    distribution, expected_turns, fraction, shortest_game, win_chances,
-};
 pub use self::boards::{BUILT_IN, built_in, generate};
 pub use self::claims::verify;
 pub use self::front::GAME;
 pub use self::game::INFO;
+pub use self::solve::{
+    Analysis, Distribution, Expectation, MAX_TURNS, ShortestGame, TOLERANCE, analyse, approximate, decimal,
+    distribution, expected_turns, fraction, shortest_game, win_chances,
+};
 
 /// The faces of the die.
 pub const FACES: u32 = 6;

@@ -12,9 +12,9 @@
 //! operations and no allocation, for the solver.
 
 mod answers;
+pub mod bit_moves;
 mod census;
 mod claims;
-pub mod bit_moves;
 mod front;
 mod game;
 mod index;
