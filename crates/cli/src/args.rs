@@ -15,6 +15,7 @@ use clap::{Arg, ArgAction, ArgMatches, value_parser};
 use solved_games::front::Game;
 use solved_games::params::{Field, Shape};
 use solved_games::registry::{GameInfo, Operation, find};
+use solved_web::Budget;
 
 /// A parsed command line.
 #[derive(Debug)]
@@ -45,8 +46,8 @@ pub enum Command {
     Serve {
         /// The address to listen on.
         addr: SocketAddr,
-        /// The largest table (in positions) built on request.
-        build_limit: u64,
+        /// What a table built on request may cost.
+        budget: Budget,
         /// What to log, as a `RUST_LOG` filter; `None` for `RUST_LOG`'s own.
         log: Option<String>,
     },
@@ -137,6 +138,31 @@ pub fn command(games: &[&'static dyn Game]) -> clap::Command {
                 .help("Build on request only tables of at most this many positions, 0 for none (for a server others can reach) [default: any]"),
         )
         .arg(
+            Arg::new("build-seconds")
+                .long("build-seconds")
+                .value_name("SECONDS")
+                .value_parser(non_negative)
+                .help(format!(
+                    "Build on request only tables estimated to take at most this long; longer ones are answered with the command that builds them [default: {}]",
+                    Budget::default().seconds
+                )),
+        )
+        .arg(
+            Arg::new("build-memory")
+                .long("build-memory")
+                .value_name("GB")
+                .value_parser(non_negative)
+                .help(format!(
+                    "Build on request only tables estimated to need at most this much memory [default: {}]",
+                    Budget::default().bytes as f64 / 1e9
+                )),
+        )
+        .after_help(format!(
+            "One table is built in the background at a time, its requests answered 202 with its progress; one that takes under {} s is built while its request waits, two at a time. Every request is answered within {} s.",
+            solved_web::AT_ONCE_SECONDS,
+            solved_web::DEADLINE.as_secs()
+        ))
+        .arg(
             Arg::new("log")
                 .long("log")
                 .value_name("FILTER")
@@ -206,7 +232,13 @@ pub fn parse_from(
     let command = match name {
         "serve" => Command::Serve {
             addr: *sub.get_one::<SocketAddr>("addr").expect("it has a default"),
-            build_limit: sub.get_one::<u64>("build-limit").copied().unwrap_or(u64::MAX),
+            budget: Budget {
+                positions: sub.get_one::<u64>("build-limit").copied().unwrap_or(u64::MAX),
+                seconds: sub.get_one::<f64>("build-seconds").copied().unwrap_or(Budget::default().seconds),
+                bytes: sub
+                    .get_one::<f64>("build-memory")
+                    .map_or(Budget::default().bytes, |gigabytes| (gigabytes.max(0.0) * 1e9) as u64),
+            },
             log: sub.get_one::<String>("log").cloned(),
         },
         "bench" if id == MACHINE => Command::Machine {
@@ -244,6 +276,14 @@ fn pairs(matches: &ArgMatches, fields: &[Field]) -> Vec<(String, String)> {
         pairs.push((field.name.to_string(), value));
     }
     pairs
+}
+
+/// A number of seconds or gigabytes: finite and not below zero.
+fn non_negative(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(number) if number.is_finite() && number >= 0.0 => Ok(number),
+        _ => Err("expected a number, 0 or more".into()),
+    }
 }
 
 #[cfg(test)]

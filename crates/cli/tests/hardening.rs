@@ -87,6 +87,9 @@ fn a_pipe_where_a_lock_belongs_is_refused_not_waited_on() {
 fn settings_that_mean_nothing_here_are_refused_and_quoted_briefly() {
     let solved = Solved::new();
     solved.run(&["solve", "dodgem", "--size", "3", "--memory", "1"]).fails_with("--memory is for a solve by units");
+    for budget in ["--build-seconds", "--build-memory"] {
+        solved.run(&["serve", budget, "nan"]).fails_with("expected a number, 0 or more");
+    }
     let huge = "x".repeat(100_000);
     let run = solved.run_with_env(&["probe", "dodgem", "B../B../.RR B"], "SOLVED_KERNELS", &huge);
     run.fails_with("SOLVED_KERNELS must be one of");

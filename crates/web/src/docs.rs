@@ -10,8 +10,10 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use solved_games::text::{bytes, duration, thousands};
 
 use crate::api::Shared;
+use crate::budget::{AT_ONCE_SECONDS, Budget, DEADLINE};
 use crate::pages::shell;
 
 /// A document of the repository, by the path links to it use.
@@ -67,9 +69,30 @@ async fn index(State(state): State<Shared>) -> Html<String> {
         None,
         &format!(
             "<h1>Documentation</h1>\n<p>The documents of the source this server was built from \
-             (solved {}).</p>\n<ul class=\"docs\">{items}</ul>",
-            env!("CARGO_PKG_VERSION")
+             (solved {}).</p>\n<ul class=\"docs\">{items}</ul>\n<h2>This server's limits</h2>\n<p>{}</p>",
+            env!("CARGO_PKG_VERSION"),
+            limits(state.budget())
         ),
+    )
+}
+
+/// What this server builds on request and how long it answers within, as
+/// `serve --help` says it.
+fn limits(budget: Budget) -> String {
+    let positions = match budget.positions {
+        u64::MAX => String::new(),
+        0 => " It builds no table on request.".into(),
+        most => format!(" It builds tables of at most {} positions.", thousands(most)),
+    };
+    format!(
+        "A table that is not built yet is built on request if its estimate is within {} and {} of memory; \
+         dearer ones are answered with the <code>solved solve</code> command that builds them.{positions} \
+         One table is built in the background at a time, its requests answered at once with its progress; \
+         one that takes under {} s is built while its request waits. Every request is answered within {} s.",
+        duration(budget.seconds),
+        bytes(budget.bytes),
+        AT_ONCE_SECONDS,
+        DEADLINE.as_secs()
     )
 }
 

@@ -10,17 +10,10 @@ use std::time::Instant;
 use solved_engine::{Progress, Silent, TableStore};
 use solved_games::front::{Answer, Building, Busy, Host, Loaded, NotBuilt, Wanted};
 use solved_games::tables::Provenance;
+use solved_games::text::{bytes, duration, thousands};
 
+use crate::budget::AT_ONCE_SECONDS;
 use crate::state::{AppState, Job, lock};
-
-/// Tables with at most this many positions are built while the request
-/// waits (well under a second); larger ones in the background.
-const BUILD_AT_ONCE: u64 = 1 << 24;
-
-/// Tables estimated to take longer than this to build (Wilson's 3×5 and
-/// 4×4 Dots and Boxes boards, say) are never built on request: that is an
-/// hour or more of both cores, which `solved solve` does with a checkpoint.
-const BUILD_SECONDS: f64 = 600.0;
 
 /// What a game gets from the server while it answers one request. Blocks:
 /// use from a blocking thread.
@@ -56,25 +49,37 @@ impl Host for Request<'_> {
             }
             Ok(build) => build,
         };
-        if key.positions > state.build_limit {
-            anyhow::bail!(NotBuilt {
-                message: format!(
-                    "{what} has not been built, and this server builds tables of at most {} positions",
-                    state.build_limit
-                ),
-                command,
-            });
+        let budget = state.budget();
+        let over = if key.positions > budget.positions {
+            Some(format!(
+                "{} positions, where this server builds at most {}",
+                thousands(key.positions),
+                thousands(budget.positions)
+            ))
+        } else if cost.seconds > budget.seconds {
+            Some(format!(
+                "about {}, where this server builds for at most {}",
+                duration(cost.seconds),
+                duration(budget.seconds)
+            ))
+        } else if cost.bytes > budget.bytes {
+            Some(format!(
+                "{} of memory, where this server gives a build at most {}",
+                bytes(cost.bytes),
+                bytes(budget.bytes)
+            ))
+        } else {
+            None
+        };
+        if let Some(over) = over {
+            anyhow::bail!(NotBuilt { message: format!("{what} has not been built; it takes {over}"), command });
         }
-        if cost.seconds > BUILD_SECONDS {
-            anyhow::bail!(NotBuilt {
-                message: format!(
-                    "{what} has not been built; it takes about {:.0} minutes, too long to build on request",
-                    cost.seconds / 60.0
-                ),
-                command,
-            });
-        }
-        if key.positions <= BUILD_AT_ONCE {
+        if cost.seconds <= AT_ONCE_SECONDS {
+            // A turn first, so that a crowd of such requests shares the
+            // cores rather than holding every request up.
+            let Some(_turn) = state.turns.take() else {
+                anyhow::bail!(Busy("the server is building other tables; try again in a moment".into()));
+            };
             let loading = state.loading(&path);
             let _loading = lock(&loading);
             if let Some(table) = state.cached(&path) {

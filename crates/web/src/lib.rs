@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod api;
+mod budget;
 mod docs;
 mod error;
 mod guard;
@@ -41,7 +42,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use solved_games::params::quote;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
 
+pub use crate::budget::{AT_ONCE_SECONDS, Budget, DEADLINE};
 pub use crate::error::ApiError;
 use crate::guard::MAX_BODY;
 pub use crate::server::Limits;
@@ -60,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         // Served, the gate refuses a larger body first; this bounds the
         // router called on its own.
         .layer(RequestBodyLimitLayer::new(MAX_BODY as usize))
+        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, DEADLINE))
         .layer(middleware::from_fn(limits))
         .with_state(Arc::new(state))
 }
@@ -84,6 +88,11 @@ async fn limits(request: Request, next: Next) -> Response {
     let message = match status {
         StatusCode::METHOD_NOT_ALLOWED => "this path answers GET only".to_string(),
         StatusCode::PAYLOAD_TOO_LARGE => format!("request body over {MAX_BODY} bytes"),
+        // The work goes on, and keeps what it made: asked again, the answer
+        // may be ready.
+        StatusCode::GATEWAY_TIMEOUT if response.headers().get(header::CONTENT_TYPE).is_none() => {
+            format!("no answer within {} s; try again in a moment", DEADLINE.as_secs())
+        }
         _ => return response,
     };
     let mut refusal = ApiError::new(status, message).into_response();

@@ -10,6 +10,8 @@ use solved_engine::{Progress, TableStore};
 use solved_games::front::{Answer, Game, Kept, Loaded, Open};
 use solved_games::registry::GAMES;
 
+use crate::budget::{Budget, Turns};
+
 /// How many bytes of tables stay loaded. Past it the tables loaded longest
 /// ago are let go (a request still using one keeps it until it is done),
 /// so that a client walking through board sizes cannot fill the memory.
@@ -31,9 +33,11 @@ pub struct AppState {
     store: TableStore,
     /// The games served.
     games: Vec<&'static dyn Game>,
-    /// The largest table (in positions) built on request; larger ones are
-    /// left to the command line.
-    pub(crate) build_limit: u64,
+    /// What a table built on request may cost; dearer ones are left to
+    /// the command line.
+    pub(crate) budget: Budget,
+    /// Turns to build a table while its request waits.
+    pub(crate) turns: Turns,
     tables: Mutex<Cache>,
     /// One lock per table, held while that table is read from disk or built
     /// at once, so that requests arriving together load or build it once
@@ -138,7 +142,8 @@ impl AppState {
         AppState {
             store,
             games: GAMES.to_vec(),
-            build_limit: u64::MAX,
+            budget: Budget::default(),
+            turns: Turns::default(),
             tables: Mutex::default(),
             loading: Mutex::default(),
             job: Mutex::default(),
@@ -146,12 +151,16 @@ impl AppState {
         }
     }
 
-    /// The same, building on request only tables of at most `positions`
-    /// positions (none for 0); larger ones are answered with the command
-    /// that builds them. For a server others can reach.
+    /// The same, building on request only tables within `budget`; dearer
+    /// ones are answered with the command that builds them.
     #[must_use]
-    pub fn with_build_limit(self, positions: u64) -> AppState {
-        AppState { build_limit: positions, ..self }
+    pub fn with_budget(self, budget: Budget) -> AppState {
+        AppState { budget, ..self }
+    }
+
+    /// What a table built on request may cost.
+    pub(crate) fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// The same, serving `games` rather than every game of the registry.

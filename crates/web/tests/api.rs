@@ -15,7 +15,7 @@ use solved_games::dots_and_boxes::{Board, Scorer, Variant};
 use solved_games::registry::GAMES;
 use solved_games::snakes;
 use solved_games::tables::obtain;
-use solved_web::AppState;
+use solved_web::{AppState, Budget};
 use tower::ServiceExt;
 
 struct Server {
@@ -309,6 +309,8 @@ async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_t
     assert!(index.contains(r#"<a href="/docs">Documentation</a>"#), "{index}");
     let (status, docs) = server.request(Method::GET, "/docs", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
+    // The server's own limits, as it applies them.
+    assert!(docs.contains("within 2 min and 3.0 GB of memory") && docs.contains("answered within 30 s"), "{docs}");
     for slug in ["readme", "architecture", "performance"] {
         assert!(docs.contains(&format!(r#"href="/docs/{slug}""#)), "{docs}");
         let (status, page) = server.request(Method::GET, &format!("/docs/{slug}"), Body::empty()).await;
@@ -438,17 +440,25 @@ async fn a_table_that_cannot_be_used_says_why_and_holds_up_no_other() {
 }
 
 #[tokio::test]
-async fn a_server_with_a_build_limit_leaves_larger_tables_to_the_command_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = TableStore::new(dir.path());
-    let app = solved_web::router(AppState::new(store.clone()).with_build_limit(0));
-    let server = Server { _dir: dir, store, app };
-    let (status, body) = server.get("/api/dodgem/probe?size=3").await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
-    assert_eq!(body["command"], "solved solve dodgem --size 3");
-    assert!(body["error"].as_str().unwrap().contains("at most 0 positions"), "{body}");
-    // Snakes needs no table.
-    server.ok("/api/snakes/analyse?board=example-30").await;
+async fn a_server_builds_on_request_only_within_its_budget() {
+    let limits = [
+        (Budget { positions: 0, ..Budget::default() }, "where this server builds at most 0"),
+        (Budget { seconds: 0.0, ..Budget::default() }, "where this server builds for at most"),
+        (Budget { bytes: 1000, ..Budget::default() }, "where this server gives a build at most 1 kB"),
+    ];
+    for (budget, said) in limits {
+        let dir = tempfile::tempdir().unwrap();
+        let store = TableStore::new(dir.path());
+        let app = solved_web::router(AppState::new(store.clone()).with_budget(budget));
+        let server = Server { _dir: dir, store, app };
+        let (status, body) = server.get("/api/dodgem/probe?size=3").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["command"], "solved solve dodgem --size 3");
+        assert!(body["error"].as_str().unwrap().contains(said), "{body}");
+        // Snakes needs no table.
+        server.ok("/api/snakes/analyse?board=example-30").await;
+        assert!(std::fs::read_dir(server.store.dir()).unwrap().next().is_none(), "nothing was written");
+    }
 }
 
 #[tokio::test]
@@ -461,7 +471,7 @@ async fn tables_that_take_hours_are_left_to_the_command_line() {
         let (status, body) = server.get(&format!("/api/dots-and-boxes/probe?{query}")).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
         assert_eq!(body["command"], command);
-        assert!(body["error"].as_str().unwrap().contains("too long to build on request"), "{body}");
+        assert!(body["error"].as_str().unwrap().contains("where this server builds for at most 2 min"), "{body}");
     }
     assert!(std::fs::read_dir(server.store.dir()).unwrap().next().is_none(), "nothing was written");
 }

@@ -43,7 +43,7 @@ proptest! {
     #[test]
     fn no_query_string_makes_a_server_error(at in 0usize..64, query in query()) {
         let dir = tempfile::tempdir().unwrap();
-        let app = solved_web::router(AppState::new(TableStore::new(dir.path())).with_build_limit(0));
+        let app = solved_web::router(AppState::new(TableStore::new(dir.path())).with_budget(solved_web::Budget { positions: 0, ..Default::default() }));
         let endpoints = endpoints();
         let uri = format!("{}?{}", endpoints[at % endpoints.len()], query.replace(' ', "%20"));
         let Ok(request) = Request::builder().uri(&uri).body(Body::empty()) else { return Ok(()) };

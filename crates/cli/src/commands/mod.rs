@@ -29,7 +29,7 @@ pub fn run(
     let config = Config::resolve(&invocation)?;
     progress::handle_interrupts();
     match invocation.command {
-        Command::Serve { addr, build_limit, log } => serve::serve(&config, games, addr, build_limit, log.as_deref()),
+        Command::Serve { addr, budget, log } => serve::serve(&config, games, addr, budget, log.as_deref()),
         Command::Machine { buffer_bytes, json } => bench::machine(buffer_bytes, json, out),
         Command::BenchRun { game, pairs } => {
             let params = Params::new(pairs, game.info().fields, &CommandLineFiles)?;

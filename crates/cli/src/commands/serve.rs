@@ -19,7 +19,7 @@ pub fn serve(
     config: &Config,
     games: &[&'static dyn Game],
     addr: SocketAddr,
-    build_limit: u64,
+    budget: solved_web::Budget,
     log: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
     let filter = match log {
@@ -29,12 +29,12 @@ pub fn serve(
     let colours = std::io::stderr().is_terminal();
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colours).init();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let state = solved_web::AppState::new(config.store.clone()).with_build_limit(build_limit).with_games(games);
+    let state = solved_web::AppState::new(config.store.clone()).with_budget(budget).with_games(games);
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         eprintln!("solved: serving http://{local} (Ctrl-C to stop)");
-        tracing::info!(address = %local, tables = %config.store.dir().display(), build_limit, "serving");
+        tracing::info!(address = %local, tables = %config.store.dir().display(), ?budget, "serving");
         let stop = async {
             while !progress::interrupted() {
                 tokio::time::sleep(POLL).await;
