@@ -4,7 +4,6 @@
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-
 /// How long any request may take before it is answered 504: a build that
 /// takes longer runs in the background and its requests are answered 202
 /// at once, so only a table slow to read from disk comes near it.

@@ -74,20 +74,56 @@ fn check(head: &[u8]) -> Result<u64, Refusal> {
             "the request target has bytes that are not printable ASCII: percent-encode them",
         ));
     }
-    let mut length = 0u64;
+    let mut length = None;
     for header in request.headers.iter() {
         if header.name.eq_ignore_ascii_case("transfer-encoding") {
             return Err(Refusal::new(413, "Payload Too Large", "request bodies are not taken (chunked or otherwise)"));
         }
         if header.name.eq_ignore_ascii_case("content-length") {
-            let value = std::str::from_utf8(header.value).ok().and_then(|v| v.trim().parse::<u64>().ok());
-            length = value.ok_or_else(|| Refusal::new(400, "Bad Request", "a content-length that is not a number"))?;
+            // Digits only: a sign or a space inside is how two readers of
+            // one request come to disagree on where it ends.
+            let digits = header.value.trim_ascii();
+            let value = (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
+                .then(|| std::str::from_utf8(digits).ok()?.parse::<u64>().ok())
+                .flatten()
+                .ok_or_else(|| Refusal::new(400, "Bad Request", "a content-length that is not a number"))?;
+            if length.is_some_and(|earlier| earlier != value) {
+                return Err(Refusal::new(400, "Bad Request", "two content-lengths that differ"));
+            }
+            length = Some(value);
         }
     }
+    let length = length.unwrap_or(0);
     if length > MAX_BODY {
         return Err(Refusal::new(413, "Payload Too Large", format!("request body over {MAX_BODY} bytes")));
     }
     Ok(length)
+}
+
+/// Where the head at the start of `bytes` ends, just past its blank line:
+/// lines may end in a bare LF, as HTTP/1.1 lets a server accept.
+fn head_end(bytes: &[u8]) -> Option<usize> {
+    let mut line_start = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if byte == b'\n' {
+            let line = &bytes[line_start..at];
+            if line.is_empty() || line == b"\r" {
+                return Some(at + 1);
+            }
+            line_start = at + 1;
+        }
+    }
+    None
+}
+
+/// The refusal of an unfinished head that cannot become a request, if it
+/// is one: its first line is already not a request line.
+fn not_http(partial: &[u8]) -> Option<Refusal> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    match httparse::Request::new(&mut headers).parse(partial) {
+        Err(httparse::Error::TooManyHeaders) | Ok(_) => None,
+        Err(error) => Some(Refusal::new(400, "Bad Request", format!("not an HTTP/1 request ({error})"))),
+    }
 }
 
 /// Where the gate is in the stream of requests.
@@ -132,7 +168,7 @@ impl<S> Guard<S> {
                     let unchecked = &self.pending[self.passable..];
                     // Blank lines between requests are allowed.
                     let start = unchecked.iter().position(|&b| b != b'\r' && b != b'\n').unwrap_or(unchecked.len());
-                    let Some(end) = unchecked.windows(4).position(|w| w == b"\r\n\r\n") else {
+                    let Some(end) = head_end(&unchecked[start..]).map(|end| start + end) else {
                         if unchecked.len() - start > MAX_HEAD {
                             return Some(Refusal::new(
                                 431,
@@ -140,18 +176,20 @@ impl<S> Guard<S> {
                                 format!("a request head over {MAX_HEAD} bytes"),
                             ));
                         }
-                        return None;
+                        // What is not HTTP is refused as soon as it shows,
+                        // not after the wait for a head that never ends.
+                        return not_http(&unchecked[start..]);
                     };
-                    if end + 4 - start > MAX_HEAD {
+                    if end - start > MAX_HEAD {
                         return Some(Refusal::new(
                             431,
                             "Request Header Fields Too Large",
                             format!("a request head over {MAX_HEAD} bytes"),
                         ));
                     }
-                    match check(&unchecked[start..end + 4]) {
+                    match check(&unchecked[start..end]) {
                         Ok(body) => {
-                            self.passable += end + 4;
+                            self.passable += end;
                             self.state = State::Passing { body };
                         }
                         Err(refusal) => return Some(refusal),
@@ -276,6 +314,45 @@ mod tests {
             let json: serde_json::Value = serde_json::from_str(body).unwrap();
             assert!(json["error"].is_string(), "{body}");
         }
+    }
+
+    #[tokio::test]
+    async fn lines_ending_in_a_bare_lf_make_a_request() {
+        let sent = b"GET /api/games HTTP/1.1\nhost: x\n\n";
+        let (passed, answer) = through(sent).await;
+        assert_eq!(passed, sent);
+        assert_eq!(answer, "");
+    }
+
+    #[tokio::test]
+    async fn what_is_not_http_is_refused_before_its_head_ends() {
+        let (client, server) = tokio::io::duplex(1 << 16);
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        // No blank line, and the client keeps the connection open.
+        client_write.write_all(b"hello there, server\r\n").await.unwrap();
+        let mut guard = Guard::new(server);
+        let mut passed = Vec::new();
+        guard.read_to_end(&mut passed).await.unwrap();
+        guard.shutdown().await.unwrap();
+        let mut answer = vec![0; 12];
+        client_read.read_exact(&mut answer).await.unwrap();
+        assert_eq!(answer, b"HTTP/1.1 400");
+        assert!(passed.is_empty());
+    }
+
+    #[tokio::test]
+    async fn lengths_that_readers_could_take_differently_are_refused() {
+        for head in [
+            "GET / HTTP/1.1\r\ncontent-length: +5\r\n\r\nhello",
+            "GET / HTTP/1.1\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello!",
+            "GET / HTTP/1.1\r\ncontent-length: 0x5\r\n\r\nhello",
+        ] {
+            let (passed, answer) = through(head.as_bytes()).await;
+            assert!(passed.is_empty(), "{head:?}");
+            assert!(answer.starts_with("HTTP/1.1 400 ") && answer.contains(r#"{"error":"#), "{answer}");
+        }
+        let same = b"GET / HTTP/1.1\r\ncontent-length: 2\r\ncontent-length: 2\r\n\r\nok";
+        assert_eq!(through(same).await.0, same);
     }
 
     #[tokio::test]

@@ -87,3 +87,52 @@ async fn connections_past_the_limit_are_told_so() {
     let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
     assert!(answer.starts_with("HTTP/1.1 200 "), "room again once they close: {answer}");
 }
+
+#[tokio::test]
+async fn a_client_that_closes_its_side_gets_every_answer() {
+    let (addr, _dir) = server(Limits::default()).await;
+    for count in [1, 100] {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let request = b"GET /api/games HTTP/1.1\r\nhost: x\r\n\r\n".repeat(count);
+        stream.write_all(&request).await.unwrap();
+        stream.shutdown().await.unwrap();
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut answer)).await;
+        assert!(matches!(read, Ok(Ok(_))), "the answers end");
+        let answers = String::from_utf8_lossy(&answer).matches("HTTP/1.1 200 ").count();
+        assert_eq!(answers, count, "{count} requests sent before the client closed its side");
+    }
+}
+
+#[tokio::test]
+async fn odd_but_readable_heads_are_answered_and_the_rest_refused_as_json_at_once() {
+    let limits = Limits { head_timeout: Duration::from_secs(60), ..Limits::default() };
+    let (addr, _dir) = server(limits).await;
+    // Lines that end in a bare LF: a request all the same.
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\nhost: x\nconnection: close\n\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+    // Not HTTP, with no blank line to end it: refused at once, not after
+    // the minute the server would wait for the rest of a head.
+    let began = std::time::Instant::now();
+    json_error(&exchange(addr, b"hello there, server\r\n").await, "400");
+    assert!(began.elapsed() < Duration::from_secs(30), "answered before the head timeout");
+    for lengths in ["content-length: 2\r\ncontent-length: 3", "content-length: +2"] {
+        let request = format!("GET /api/games HTTP/1.1\r\nhost: x\r\n{lengths}\r\n\r\nokk");
+        json_error(&exchange(addr, request.as_bytes()).await, "400");
+    }
+}
+
+#[tokio::test]
+async fn one_address_may_hold_only_so_many_connections() {
+    let limits = Limits { per_client: 2, ..Limits::default() };
+    let (addr, _dir) = server(limits).await;
+    let held = [TcpStream::connect(addr).await.unwrap(), TcpStream::connect(addr).await.unwrap()];
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\n\r\n").await;
+    json_error(&answer, "503");
+    assert!(answer.contains("from your address"), "{answer}");
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = exchange(addr, b"GET /api/games HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "room again once they close: {answer}");
+}
