@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use super::{ReachCheckpoint, UnitStore};
 use crate::packed::{PackedValue, WideValue};
+use crate::progress::{Interrupted, Progress};
 use crate::solution::Solution;
 use crate::table::blocks::BLOCK_LEN;
 use crate::table::{
@@ -136,6 +137,18 @@ impl UnitTable {
         }
     }
 
+    /// Reads every block, checking each.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] for the first block that cannot be read or is corrupt.
+    pub fn check_all(&self) -> Result<(), TableError> {
+        match self {
+            UnitTable::Narrow(table) => table.check_all(),
+            UnitTable::Wide(table) => table.check_all(),
+        }
+    }
+
     /// Every value of a unit of `len` positions, read in pieces of whole
     /// blocks in parallel.
     fn load(&self, len: u64) -> Result<Solution, TableError> {
@@ -181,6 +194,16 @@ impl UnitFiles {
         &self.dir
     }
 
+    /// How many units there are.
+    pub fn len(&self) -> usize {
+        self.lens.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.lens.is_empty()
+    }
+
     /// Where `unit` is kept.
     pub fn path(&self, unit: usize) -> PathBuf {
         self.dir.join(format!("{}{unit:05}{}.tbl", &UNIT_PREFIX[1..], UnitValues::SUFFIX))
@@ -222,6 +245,35 @@ impl UnitFiles {
     /// a unit belongs, or the directory cannot be looked at.
     pub fn missing(&self) -> Result<usize, TableError> {
         (0..self.lens.len()).try_fold(0, |missing, unit| Ok(missing + usize::from(!self.has(unit)?)))
+    }
+
+    /// Reads every block of every unit stored, checking each against its
+    /// checksum, a unit per thread at a time: the units found damaged, with
+    /// what is wrong with each, in order. Units not stored are not asked for.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` asked to stop.
+    pub fn check_blocks(&self, progress: &dyn Progress) -> Result<Vec<(usize, TableError)>, Interrupted> {
+        progress.start("checking every block of the unit files", self.lens.len() as u64);
+        let mut damaged: Vec<(usize, TableError)> = (0..self.lens.len())
+            .into_par_iter()
+            .map(|unit| {
+                if progress.should_stop() {
+                    return Err(Interrupted);
+                }
+                let checked = match self.has(unit) {
+                    Ok(false) => Ok(()),
+                    Ok(true) => self.open(unit).and_then(|table| table.check_all()),
+                    Err(error) => Err(error),
+                };
+                progress.advance(1);
+                Ok(checked.err().map(|error| (unit, error)))
+            })
+            .filter_map(Result::transpose)
+            .collect::<Result<_, _>>()?;
+        damaged.sort_by_key(|(unit, _)| *unit);
+        Ok(damaged)
     }
 
     /// Every unit, for probing: each checked once now, then opened as it is

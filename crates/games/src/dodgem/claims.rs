@@ -5,6 +5,7 @@
 //! desJardins).
 
 use solved_engine::table::Packed;
+use solved_engine::units::UnitFiles;
 use solved_engine::{AuditReport, DenseIndex, Interrupted, Plies, Progress, SolveError, Table, Tally, Value, audit};
 
 use super::{ByTiers, Dodgem, DodgemUnits, EveryPosition, Move, Objective, Player, Position, Sampled, same_values};
@@ -251,6 +252,52 @@ pub(super) fn from_unit_files(
         Verdict::of(audit.disagreements == 0),
     ));
     Ok(claims)
+}
+
+/// Every block of the unit files of `game` that a solve has written, read
+/// back against its checksum: a unit found damaged is named, with what
+/// solves it again (`command` solves only the units whose files are gone).
+///
+/// # Errors
+///
+/// [`Interrupted`] if `progress` asked to stop.
+pub(super) fn unit_blocks(
+    game: &Dodgem,
+    files: &UnitFiles,
+    command: &str,
+    progress: &dyn Progress,
+) -> Result<ClaimCheck, Interrupted> {
+    let n = game.size();
+    let damaged = files.check_blocks(progress)?;
+    let found = match damaged.first() {
+        None => format!("all {} units whole", files.len()),
+        Some((unit, error)) => format!(
+            "{} of {} units damaged, the first unit {unit} ({}): remove {} and run `{command}`, which solves it again",
+            damaged.len(),
+            files.len(),
+            with_causes(error),
+            files.path(*unit).display()
+        ),
+    };
+    Ok(ClaimCheck::new(
+        "units",
+        &format!("{n}x{n} ({}): every block of every unit file reads back as written", game.objective().id()),
+        "the checksum of each block",
+        "every one",
+        found,
+        Verdict::of(damaged.is_empty()),
+    ))
+}
+
+/// `error` and what caused it, as one line.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        text += &format!(": {next}");
+        cause = next.source();
+    }
+    text
 }
 
 fn audit_text(audit: &AuditReport) -> String {

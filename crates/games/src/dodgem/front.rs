@@ -296,7 +296,17 @@ fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {
         },
     };
     let six = six.as_ref().map(|(units, reachable)| (&**units, *reachable)).map_err(String::clone);
-    let (claims, record) = super::verify(|game| table(game, host).map(|(table, _)| table), six, progress)?;
+    let (mut claims, record) = super::verify(|game| table(game, host).map(|(table, _)| table), six, progress)?;
+    // Whatever unit files a solve has written, of any size, read back whole.
+    for size in 2..=6 {
+        for objective in [Objective::Normal, Objective::Misere] {
+            let game = Dodgem::new(size, objective)?;
+            let files = game.unit_files(host.store());
+            if files.dir().is_dir() {
+                claims.push(super::claims::unit_blocks(&game, &files, &units_command(&game), progress)?);
+            }
+        }
+    }
     let preamble = answers::record_text(&record);
     Ok(Claims::with_record(INFO.id, &claims, answers::record_json(&record), preamble))
 }

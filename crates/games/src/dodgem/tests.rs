@@ -826,3 +826,27 @@ fn children_found_for_the_walk_are_located_as_the_plain_rules_children_are() {
         }
     }
 }
+
+#[test]
+fn a_damaged_block_of_a_unit_file_is_found_and_the_unit_named() {
+    use crate::claims::Verdict;
+    let game = game(4, Objective::Misere);
+    let dir = tempfile::tempdir().unwrap();
+    let store = solved_engine::TableStore::new(dir.path());
+    let files = game.unit_files(&store);
+    game.solve_to_files(&files, 0, &Silent).unwrap();
+    let command = "solved solve dodgem --size 4 --misere --units";
+    let whole = claims::unit_blocks(&game, &files, command, &Silent).unwrap();
+    assert_eq!(whole.verdict, Verdict::Agrees, "{}", whole.ours);
+    // The largest unit, one byte flipped inside its blocks, past the header.
+    let unit = (0..files.len()).max_by_key(|&u| std::fs::metadata(files.path(u)).unwrap().len()).unwrap();
+    let path = files.path(unit);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let inside = bytes.len() - bytes.len() / 4;
+    bytes[inside] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = claims::unit_blocks(&game, &files, command, &Silent).unwrap();
+    assert_eq!(damaged.verdict, Verdict::Disagrees);
+    assert!(damaged.ours.contains(&format!("first unit {unit} ")), "{}", damaged.ours);
+    assert!(damaged.ours.contains(command), "{}", damaged.ours);
+}
