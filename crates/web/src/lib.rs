@@ -55,6 +55,7 @@ const MAX_QUERY: usize = 4096;
 
 /// The whole app.
 pub fn router(state: AppState) -> Router {
+    let deadline = state.deadline();
     Router::new()
         .merge(pages::routes(state.games()))
         .merge(docs::routes())
@@ -63,7 +64,7 @@ pub fn router(state: AppState) -> Router {
         // Served, the gate refuses a larger body first; this bounds the
         // router called on its own.
         .layer(RequestBodyLimitLayer::new(MAX_BODY as usize))
-        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, DEADLINE))
+        .layer(TimeoutLayer::with_status_code(StatusCode::GATEWAY_TIMEOUT, deadline))
         .layer(middleware::from_fn(limits))
         .with_state(Arc::new(state))
 }
@@ -91,7 +92,7 @@ async fn limits(request: Request, next: Next) -> Response {
         // The work goes on, and keeps what it made: asked again, the answer
         // may be ready.
         StatusCode::GATEWAY_TIMEOUT if response.headers().get(header::CONTENT_TYPE).is_none() => {
-            format!("no answer within {} s; try again in a moment", DEADLINE.as_secs())
+            "no answer in the time a request may take; try again in a moment".to_string()
         }
         _ => return response,
     };

@@ -5,12 +5,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use solved_engine::{Progress, TableStore};
 use solved_games::front::{Answer, Game, Kept, Loaded, Open};
 use solved_games::registry::GAMES;
 
-use crate::budget::{Budget, Turns};
+use crate::budget::{Budget, DEADLINE, Turns};
 
 /// How many bytes of tables stay loaded. Past it the tables loaded longest
 /// ago are let go (a request still using one keeps it until it is done),
@@ -38,6 +39,8 @@ pub struct AppState {
     pub(crate) budget: Budget,
     /// Turns to build a table while its request waits.
     pub(crate) turns: Turns,
+    /// How long a request may take before it is answered 504.
+    deadline: Duration,
     tables: Mutex<Cache>,
     /// One lock per table, held while that table is read from disk or built
     /// at once, so that requests arriving together load or build it once
@@ -144,6 +147,7 @@ impl AppState {
             games: GAMES.to_vec(),
             budget: Budget::default(),
             turns: Turns::default(),
+            deadline: DEADLINE,
             tables: Mutex::default(),
             loading: Mutex::default(),
             job: Mutex::default(),
@@ -161,6 +165,18 @@ impl AppState {
     /// What a table built on request may cost.
     pub(crate) fn budget(&self) -> Budget {
         self.budget
+    }
+
+    /// The same, answering a request that takes longer than `deadline`
+    /// with 504 (see [`DEADLINE`]).
+    #[must_use]
+    pub fn with_deadline(self, deadline: Duration) -> AppState {
+        AppState { deadline, ..self }
+    }
+
+    /// How long a request may take.
+    pub(crate) fn deadline(&self) -> Duration {
+        self.deadline
     }
 
     /// The same, serving `games` rather than every game of the registry.

@@ -462,6 +462,17 @@ async fn a_server_builds_on_request_only_within_its_budget() {
 }
 
 #[tokio::test]
+async fn a_request_past_its_deadline_is_answered_504_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = TableStore::new(dir.path());
+    let app = solved_web::router(AppState::new(store.clone()).with_deadline(Duration::ZERO));
+    let server = Server { _dir: dir, store, app };
+    let (status, body) = server.get("/api/snakes/analyse?board=milton-bradley").await;
+    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("try again"), "{body}");
+}
+
+#[tokio::test]
 async fn tables_that_take_hours_are_left_to_the_command_line() {
     let server = server();
     for (query, command) in [
