@@ -269,14 +269,14 @@ pub(super) fn unit_blocks(
 ) -> Result<ClaimCheck, Interrupted> {
     let n = game.size();
     let damaged = files.check_blocks(progress)?;
-    let found = match damaged.first() {
+    let count = damaged.len();
+    let found = match damaged.into_iter().next() {
         None => format!("all {} units whole", files.len()),
         Some((unit, error)) => format!(
-            "{} of {} units damaged, the first unit {unit} ({}): remove {} and run `{command}`, which solves it again",
-            damaged.len(),
+            "{count} of {} units damaged, the first unit {unit} ({:#}): remove {} and run `{command}`, which solves it again",
             files.len(),
-            with_causes(error),
-            files.path(*unit).display()
+            anyhow::Error::new(error),
+            files.path(unit).display()
         ),
     };
     Ok(ClaimCheck::new(
@@ -285,19 +285,8 @@ pub(super) fn unit_blocks(
         "the checksum of each block",
         "every one",
         found,
-        Verdict::of(damaged.is_empty()),
+        Verdict::of(count == 0),
     ))
-}
-
-/// `error` and what caused it, as one line.
-fn with_causes(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(next) = cause {
-        text += &format!(": {next}");
-        cause = next.source();
-    }
-    text
 }
 
 fn audit_text(audit: &AuditReport) -> String {
