@@ -42,6 +42,13 @@ const DOCS: &[Doc] = &[
         text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ARCHITECTURE.md")),
     },
     Doc {
+        slug: "dodgem-6x6",
+        path: "docs/dodgem-6x6.md",
+        title: "Dodgem 6×6",
+        about: "Our first solve of the 6×6 board: the result, how it was solved, and how it is checked.",
+        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/dodgem-6x6.md")),
+    },
+    Doc {
         slug: "performance",
         path: "docs/performance.md",
         title: "Performance",
@@ -176,9 +183,17 @@ fn slug(text: &str) -> String {
         .collect()
 }
 
+/// The address `solved serve` listens on by default, as the README links it.
+const README_ADDRESS: &str = "http://127.0.0.1:8080";
+
 /// Where this server serves the repository path a document links to, from
 /// the document's folder `base`.
 fn served<'a>(base: &str, link: CowStr<'a>) -> CowStr<'a> {
+    // The address the README gives for a server run as it says is this
+    // server, wherever it runs.
+    if let Some(path) = link.strip_prefix(README_ADDRESS) {
+        return if path.starts_with('/') { path.to_string().into() } else { format!("/{path}").into() };
+    }
     if link.contains("://") || link.starts_with('#') || link.starts_with('/') {
         return link;
     }
@@ -219,6 +234,9 @@ mod tests {
         assert_eq!(&*served("", "ARCHITECTURE.md#crates".into()), "/docs/architecture#crates");
         assert_eq!(&*served("docs", "../README.md".into()), "/docs/readme");
         assert_eq!(&*served("docs", "screenshots/dodgem.png".into()), "/docs/screenshots/dodgem.png");
+        assert_eq!(&*served("", "docs/dodgem-6x6.md".into()), "/docs/dodgem-6x6");
+        assert_eq!(&*served("", "http://127.0.0.1:8080".into()), "/");
+        assert_eq!(&*served("", "http://127.0.0.1:8080/dodgem?size=4".into()), "/dodgem?size=4");
         assert_eq!(&*served("", "crates/engine/src/lib.rs".into()), "crates/engine/src/lib.rs");
         assert_eq!(&*served("", "https://example.org/x.md".into()), "https://example.org/x.md");
     }

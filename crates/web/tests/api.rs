@@ -311,7 +311,10 @@ async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_t
     assert_eq!(status, StatusCode::OK);
     // The server's own limits, as it applies them.
     assert!(docs.contains("within 2 min and 3.0 GB of memory") && docs.contains("answered within 30 s"), "{docs}");
-    for slug in ["readme", "architecture", "performance"] {
+    // The README's links land here, not on a 404 or on another machine.
+    let (_, readme) = server.request(Method::GET, "/docs/readme", Body::empty()).await;
+    assert!(readme.contains(r#"href="/docs/dodgem-6x6""#) && !readme.contains(r#"href="http://127.0.0.1"#), "{readme}");
+    for slug in ["readme", "architecture", "dodgem-6x6", "performance"] {
         assert!(docs.contains(&format!(r#"href="/docs/{slug}""#)), "{docs}");
         let (status, page) = server.request(Method::GET, &format!("/docs/{slug}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{slug}");
