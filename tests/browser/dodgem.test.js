@@ -230,6 +230,19 @@ test("a whole 3×3 game played with the keyboard alone", async () => {
   assert.deepEqual(problems, []);
 });
 
+test("a link opened at the computer's turn in the middle of a game does not ask the person to play", async () => {
+  const { page } = shared.session;
+  await page.goto(`${shared.server.url}/dodgem?size=3&moves=a3-b3,c1-c2,a2-a3,b1-b2&ply=1&delay=0`);
+  await page.waitForFunction(() => /^Ply 1 of 4/.test(document.getElementById("status")?.textContent ?? ""));
+  const status = await text("#status");
+  assert.doesNotMatch(status, /Play a move/);
+  assert.match(status, /Red to move: .*"Play on from here" lets the computer \(Red\) go on/);
+  // At the person's turn, in the same game, the person may play.
+  await page.goto(`${shared.server.url}/dodgem?size=3&moves=a3-b3,c1-c2,a2-a3,b1-b2&ply=2&delay=0`);
+  await page.waitForFunction(() => /^Ply 2 of 4/.test(document.getElementById("status")?.textContent ?? ""));
+  assert.match(await text("#status"), /Blue to move: .*Play a move or "Play on from here"/);
+});
+
 test("on a 390 px phone the page does not scroll sideways", async () => {
   const { page, problems } = shared.session;
   problems.length = 0;

@@ -311,7 +311,11 @@
       const verdict = mode === "analysis" ? "" : winner === human ? " You win!" : " The computer wins.";
       text = `Game over: ${winner} wins.${verdict}`;
     } else if (page.ply < page.line.length) {
-      text = `Ply ${page.ply} of ${page.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. Play a move or "Play on from here" to go on from this position.`;
+      // On the computer's turn the person has no move to play here: only the computer goes on.
+      const onward = page.isPerson(probe.to_move)
+        ? `Play a move or "Play on from here" to go on from this position.`
+        : `"Play on from here" lets the computer (${probe.to_move}) go on from this position.`;
+      text = `Ply ${page.ply} of ${page.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. ${onward}`;
     } else if (page.personToMove) {
       text = mode === "analysis" ? `${probe.to_move} to move.` : `Your move (${human}).`;
       if (hints) {
