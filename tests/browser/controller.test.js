@@ -144,8 +144,10 @@ test("dodgem: where a link stops at the computer's turn, the computer waits for 
   problems.length = 0;
   await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&moves=a3-b3,zz-top`);
   await statusSays(page, /Red \(the computer\) to move/);
+  // Read before the click: the computer may have replied by the time the click returns.
+  const before = await textOf(page, "#position");
   await page.click("#play-on");
-  await settled(page, "dodgem", await textOf(page, "#position"));
+  await settled(page, "dodgem", before);
   assert.equal(await plies(page), 2, "the computer replied");
   assert.doesNotMatch(await page.locator("#status").innerText(), /zz-top/);
   assert.deepEqual(problems, []);

@@ -243,6 +243,20 @@ test("a link opened at the computer's turn in the middle of a game does not ask 
   assert.match(await text("#status"), /Blue to move: .*Play a move or "Play on from here"/);
 });
 
+test("at the end of a long game the record shows the move on the board", async () => {
+  const { page } = shared.session;
+  const line = cli(shared.server.dataDir, "line", "dodgem", "--size", "4").moves.map((m) => m.move);
+  await page.goto(`${shared.server.url}/dodgem?size=4&mode=analysis&moves=${line.join(",")}&delay=0`);
+  await page.waitForFunction((plies) => document.querySelectorAll("#record button.ply").length === plies, line.length);
+  const seen = await page.$eval("#record", (record) => {
+    const current = record.querySelector("button.current").getBoundingClientRect();
+    const shown = record.getBoundingClientRect();
+    return { overflows: record.scrollHeight > record.clientHeight, inside: current.top >= shown.top && current.bottom <= shown.bottom };
+  });
+  assert.ok(seen.overflows, "the record is longer than its box (else this checks nothing)");
+  assert.ok(seen.inside, "the current move is in sight");
+});
+
 test("on a 390 px phone the page does not scroll sideways", async () => {
   const { page, problems } = shared.session;
   problems.length = 0;

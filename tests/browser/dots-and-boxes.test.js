@@ -138,7 +138,7 @@ test("Wilson's 4×4 board is offered, and without its table the page says how to
   const label = await page.$eval("#preset option:nth-child(7)", (o) => o.textContent);
   assert.equal(label, "4×4 (40 lines)");
   await page.selectOption("#preset", "6");
-  await page.waitForFunction(() => /too long to build on request/.test(document.getElementById("status")?.textContent));
+  await page.waitForFunction(() => /where this server builds for at most/.test(document.getElementById("status")?.textContent));
   const status = await page.locator("#status").innerText();
   assert.match(status, /Build it with `solved solve dots-and-boxes --rows 4 --cols 4`/);
   // The refusal is expected; nothing else went wrong.

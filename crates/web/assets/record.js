@@ -63,6 +63,15 @@ function renderRecord(record, line, at, goTo, moverWords = (mover) => mover) {
     return h("li", {}, h("span", { class: "turn" }, `${number + 1}.`), ...turns.flat());
   });
   record.replaceChildren(...items);
+  // The move on the board stays in sight, at the end of a long game too: scrolled within the record alone, so
+  // that the page itself does not move.
+  const current = record.querySelector("button.current");
+  if (current) {
+    const top = current.offsetTop - record.offsetTop;
+    if (top < record.scrollTop || top + current.offsetHeight > record.scrollTop + record.clientHeight) {
+      record.scrollTop = top - (record.clientHeight - current.offsetHeight) / 2;
+    }
+  }
 }
 
 /**
