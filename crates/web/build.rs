@@ -1,5 +1,6 @@
 //! Compiles every file of `assets/` into the binary: a page script added
 //! there is served without being listed anywhere; and so are the
+//! documents (the README, ARCHITECTURE.md and every `docs/*.md`) and the
 //! screenshots of `docs/screenshots/`, which the documentation shows.
 
 use std::fmt::Write;
@@ -29,6 +30,51 @@ fn main() {
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("assets.rs"), table).expect("OUT_DIR is writable");
     std::fs::write(out.join("screenshots.rs"), screenshots()).expect("OUT_DIR is writable");
+    std::fs::write(out.join("documents.rs"), documents()).expect("OUT_DIR is writable");
+}
+
+/// The table of documents served at `/docs`: the README, ARCHITECTURE.md,
+/// then every `docs/*.md` by name, each titled by its first heading and
+/// described by its first sentence.
+fn documents() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let docs = root.join("docs");
+    println!("cargo::rerun-if-changed={}", docs.display());
+    let mut names: Vec<String> = std::fs::read_dir(&docs)
+        .expect("the docs directory exists")
+        .map(|entry| entry.expect("the docs can be listed").file_name().into_string().expect("UTF-8 names"))
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    names.sort();
+    let mut documents = vec![
+        ("readme".to_string(), "README.md".to_string(), Some("README")),
+        ("architecture".to_string(), "ARCHITECTURE.md".to_string(), Some("Architecture")),
+    ];
+    documents.extend(names.iter().map(|name| (name.trim_end_matches(".md").to_string(), format!("docs/{name}"), None)));
+    let mut table = String::from("&[\n");
+    for (slug, path, title) in documents {
+        let file = root.join(&path);
+        println!("cargo::rerun-if-changed={}", file.display());
+        let text = std::fs::read_to_string(&file).expect("a document is UTF-8 text");
+        let mut lines = text.lines();
+        let heading = lines.next().unwrap_or_default().trim_start_matches("# ").to_string();
+        let paragraph: Vec<&str> =
+            lines.skip_while(|l| l.trim().is_empty()).take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+        let paragraph = paragraph.join(" ").replace(['`', '*'], "");
+        let about = match paragraph.find(". ") {
+            Some(end) => paragraph[..=end].to_string(),
+            None => paragraph,
+        };
+        writeln!(
+            table,
+            "    Doc {{ slug: {slug:?}, path: {path:?}, title: {:?}, about: {about:?}, text: include_str!({:?}) }},",
+            title.map_or(heading, String::from),
+            file.display().to_string()
+        )
+        .expect("writing to a string");
+    }
+    table.push(']');
+    table
 }
 
 /// The table of `docs/screenshots/*.png`: each name and its bytes.

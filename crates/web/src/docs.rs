@@ -26,36 +26,9 @@ struct Doc {
     text: &'static str,
 }
 
-const DOCS: &[Doc] = &[
-    Doc {
-        slug: "readme",
-        path: "README.md",
-        title: "README",
-        about: "What solved does, how to build it, every command, and the results.",
-        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")),
-    },
-    Doc {
-        slug: "architecture",
-        path: "ARCHITECTURE.md",
-        title: "Architecture",
-        about: "Where things live in the source: the crates, the engine, each game's folder.",
-        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../ARCHITECTURE.md")),
-    },
-    Doc {
-        slug: "dodgem-6x6",
-        path: "docs/dodgem-6x6.md",
-        title: "Dodgem 6×6",
-        about: "Our first solve of the 6×6 board: the result, how it was solved, and how it is checked.",
-        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/dodgem-6x6.md")),
-    },
-    Doc {
-        slug: "performance",
-        path: "docs/performance.md",
-        title: "Performance",
-        about: "How long each solve takes, at one and two threads, beside the published solvers.",
-        text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/performance.md")),
-    },
-];
+/// The README, ARCHITECTURE.md and every `docs/*.md` (see `build.rs`): a
+/// document added there is served without being listed anywhere.
+const DOCS: &[Doc] = include!(concat!(env!("OUT_DIR"), "/documents.rs"));
 
 /// The screenshots under `docs/screenshots/` (see `build.rs`).
 const SCREENSHOTS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/screenshots.rs"));
