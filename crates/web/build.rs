@@ -8,13 +8,7 @@ use std::path::Path;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    println!("cargo::rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the assets directory exists")
-        .map(|entry| entry.expect("the assets directory can be listed").file_name().into_string().expect("UTF-8 names"))
-        .filter(|name| name.ends_with(".js") || name.ends_with(".css"))
-        .collect();
-    names.sort();
+    let names = names_in(&dir, &[".js", ".css"]);
     let mut table = String::from("&[\n");
     for name in &names {
         let content_type = if name.ends_with(".css") { "text/css" } else { "text/javascript" };
@@ -38,14 +32,7 @@ fn main() {
 /// described by its first sentence.
 fn documents() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let docs = root.join("docs");
-    println!("cargo::rerun-if-changed={}", docs.display());
-    let mut names: Vec<String> = std::fs::read_dir(&docs)
-        .expect("the docs directory exists")
-        .map(|entry| entry.expect("the docs can be listed").file_name().into_string().expect("UTF-8 names"))
-        .filter(|name| name.ends_with(".md"))
-        .collect();
-    names.sort();
+    let names = names_in(&root.join("docs"), &[".md"]);
     let mut documents = vec![
         ("readme".to_string(), "README.md".to_string(), Some("README")),
         ("architecture".to_string(), "ARCHITECTURE.md".to_string(), Some("Architecture")),
@@ -80,13 +67,7 @@ fn documents() -> String {
 /// The table of `docs/screenshots/*.png`: each name and its bytes.
 fn screenshots() -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
-    println!("cargo::rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("the screenshots directory exists")
-        .map(|entry| entry.expect("the screenshots can be listed").file_name().into_string().expect("UTF-8 names"))
-        .filter(|name| name.ends_with(".png"))
-        .collect();
-    names.sort();
+    let names = names_in(&dir, &[".png"]);
     let mut table = String::from("&[\n");
     for name in &names {
         let path = dir.join(name);
@@ -95,4 +76,17 @@ fn screenshots() -> String {
     }
     table.push(']');
     table
+}
+
+/// The names of the files in `dir` that end in one of `endings`, sorted;
+/// the build runs again when the directory changes.
+fn names_in(dir: &Path, endings: &[&str]) -> Vec<String> {
+    println!("cargo::rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|error| panic!("cannot list {}: {error}", dir.display()))
+        .map(|entry| entry.expect("a directory entry can be read").file_name().into_string().expect("UTF-8 names"))
+        .filter(|name| endings.iter().any(|ending| name.ends_with(ending)))
+        .collect();
+    names.sort();
+    names
 }
