@@ -33,6 +33,12 @@ fn unknown_options_and_commands_are_refused() {
     solved.run(&["solve", "dodgem", "--size", "3", "--bogus"]).fails_with("unexpected argument '--bogus'");
     solved.run(&["solve", "chess"]).fails_with("unrecognized subcommand 'chess'");
     solved.run(&["--threads", "0", "solve", "dodgem", "--size", "3"]).fails_with("--threads must be at least 1");
+    solved.run(&["play", "dodgem", "--size", "3", "--level", "expert"]).fails_with("unknown level \"expert\"");
+    solved.run(&["match", "dodgem", "--size", "3"]).fails_with("--levels");
+    solved.run(&["match", "dodgem", "--size", "3", "--levels", "perfect"]).fails_with("name two levels, as A,B");
+    solved.run(&["match", "dodgem", "--size", "3", "--levels", "random,ace"]).fails_with("unknown level \"ace\"");
+    let zero = ["match", "dodgem", "--size", "3", "--levels", "random,perfect", "--games", "0"];
+    solved.run(&zero).fails_with("a match has at least one game");
 }
 
 #[test]

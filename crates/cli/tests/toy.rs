@@ -19,9 +19,11 @@ use solved_engine::table::Packed;
 use solved_engine::{
     DenseIndex, Expansion, Plies, Progress, Rules, Solution, Table, TableKey, TableStore, Unit, Units, Value,
 };
-use solved_games::front::{self, Answer, Game, Host, Playable};
+use solved_games::contest::{Contest, GAMES as MATCH_GAMES, LEVELS, match_params, play_match};
+use solved_games::front::{self, Answer, Game, Host, Opponent, Playable};
 use solved_games::info::{GameInfo, Operation, Supported};
-use solved_games::params::{Field, ParamError, Params, Rendered};
+use solved_games::levels::{LEVEL, Worth};
+use solved_games::params::{Field, ParamError, Params, Rendered, SEED};
 use solved_games::tables::{Cost, ObtainError, Solvable};
 use tower::ServiceExt;
 
@@ -123,7 +125,13 @@ const INFO: GameInfo = GameInfo {
     operations: &[
         Supported { operation: Operation::Solve, about: "Take-away", fields: &PILE, served: Some("summary") },
         Supported { operation: Operation::Probe, about: "Take-away", fields: &[COUNTERS, LEFT], served: Some("probe") },
-        Supported { operation: Operation::Play, about: "Take-away", fields: &PILE, served: None },
+        Supported { operation: Operation::Play, about: "Take-away", fields: &[COUNTERS, LEVEL], served: None },
+        Supported {
+            operation: Operation::Match,
+            about: "Take-away",
+            fields: &[COUNTERS, LEVELS, MATCH_GAMES, SEED],
+            served: None,
+        },
     ],
 };
 
@@ -177,21 +185,48 @@ impl Answer for Probed {
     }
 }
 
-/// A game of take-away against the perfect player, who moves second.
-struct Match {
+/// Take-away as the computer's levels see it: the counters left, and
+/// whether the side that moved first is to move.
+struct Judge {
     table: Arc<Table<Packed>>,
     counters: u64,
 }
 
-impl Playable for Match {
+impl Contest for Judge {
     type Position = (u64, bool);
-
-    fn intro(&self) -> String {
-        format!("{} counters; take 1, 2 or 3", self.counters)
-    }
 
     fn start(&self) -> (u64, bool) {
         (self.counters, true)
+    }
+
+    fn first_to_move(&self, pos: &(u64, bool)) -> bool {
+        pos.1
+    }
+
+    fn moves(&self, &(left, first): &(u64, bool)) -> anyhow::Result<Vec<(Worth, (u64, bool))>> {
+        Ok(ranked(&self.table, left).into_iter().map(|(take, v)| (Worth::of_value(v), (left - take, !first))).collect())
+    }
+
+    /// Whoever is to move at an empty pile has lost.
+    fn final_score(&self, &(_, first): &(u64, bool)) -> i32 {
+        if first { -1 } else { 1 }
+    }
+}
+
+/// A game of take-away against the computer, who moves second.
+struct Match {
+    judge: Judge,
+}
+
+impl Playable for Match {
+    type Judge = Judge;
+
+    fn judge(&self) -> &Judge {
+        &self.judge
+    }
+
+    fn intro(&self) -> String {
+        format!("{} counters; take 1, 2 or 3", self.judge.counters)
     }
 
     fn hinted(&self) -> bool {
@@ -210,13 +245,12 @@ impl Playable for Match {
         pos.1
     }
 
-    fn computer(&mut self, &(left, _): &(u64, bool)) -> anyhow::Result<((u64, bool), String)> {
-        let take = ranked(&self.table, left)[0].0;
-        Ok(((left - take, true), format!("the computer takes {take}")))
+    fn said(&self, &(left, _): &(u64, bool), &(next, _): &(u64, bool)) -> anyhow::Result<String> {
+        Ok(format!("the computer takes {}", left - next))
     }
 
     fn hints(&self, &(left, _): &(u64, bool)) -> anyhow::Result<String> {
-        Ok(format!("{:?}", ranked(&self.table, left)))
+        Ok(format!("{:?}", ranked(&self.judge.table, left)))
     }
 
     fn prompt(&self, _: &(u64, bool)) -> String {
@@ -269,13 +303,19 @@ impl Game for TakeAway {
                 let moves = ranked(&table, left).into_iter().map(|(take, v)| (format!("take {take}"), v)).collect();
                 Box::new(Probed { left, value: table.probe(left), moves })
             }
+            Operation::Match => {
+                let (levels, games, seed) = match_params(params)?;
+                let judge = Judge { table, counters: pile.counters };
+                Box::new(play_match(&judge, format!("{} counters", pile.counters), levels, games, seed)?)
+            }
             _ => anyhow::bail!("take-away has no {} command", operation.name()),
         })
     }
 
     fn session(&self, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn front::Session>> {
         let pile = pile(params)?;
-        Ok(front::session(Match { table: table(&pile, host)?, counters: pile.counters }))
+        let judge = Judge { table: table(&pile, host)?, counters: pile.counters };
+        Ok(front::session(Match { judge }, Opponent::from_params(params)?))
     }
 }
 
@@ -315,6 +355,25 @@ fn a_game_defined_outside_the_tool_is_solved_probed_and_played_on_the_command_li
     assert_eq!(code, std::process::ExitCode::SUCCESS);
     assert!(text.contains("21 left\n") && text.contains("\n20 left\nthe computer takes"), "{text}");
     assert!(text.contains("take 1 to 3"), "the move 4 is refused: {text}");
+    assert!(text.contains("take> A best move.\n"), "the player's move is marked: {text}");
+    // A game ends with the marks of every move the player made.
+    let (text, _) = solved(dir.path(), &["play", "take-away", "--counters", "1", "--level", "random"], "1\n");
+    assert!(text.contains("level random: Plays any legal move at random"), "{text}");
+    assert!(text.ends_with("You win.\nYour moves: 1 best.\n"), "{text}");
+    // The perfect player wins every game the pile gives it; a random one
+    // wins some by luck.
+    let matched = json(
+        dir.path(),
+        &["match", "take-away", "--counters", "21", "--levels", "random,perfect", "--games", "50", "--json"],
+    );
+    assert_eq!(matched["first"]["level"], "random");
+    assert_eq!(matched["second"]["moving_first"], serde_json::json!({"wins": 25, "draws": 0, "losses": 0}));
+    assert_eq!(matched["levels_available"], serde_json::json!(["random", "casual", "strong", "perfect"]));
+    let again = json(
+        dir.path(),
+        &["match", "take-away", "--counters", "21", "--levels", "random,perfect", "--games", "50", "--json"],
+    );
+    assert_eq!(matched, again, "a match is seeded");
     let (_, code) = solved(dir.path(), &["probe", "take-away", "--counters", "99"], "");
     assert_eq!(code, std::process::ExitCode::from(2), "a bad parameter is refused by the game's parser");
 }

@@ -20,8 +20,10 @@ pub enum Operation {
     Line,
     /// Re-check every published claim.
     Verify,
-    /// Play in the terminal against the perfect player.
+    /// Play in the terminal against the computer, at a level.
     Play,
+    /// Play games between two levels of the computer and count the results.
+    Match,
     /// Time the solver.
     Bench,
     /// Re-check every solved value against its children, with the plain rules.
@@ -38,13 +40,14 @@ pub enum Operation {
 
 impl Operation {
     /// Every operation, in the order the command line lists them.
-    pub const ALL: [Operation; 12] = [
+    pub const ALL: [Operation; 13] = [
         Operation::Solve,
         Operation::Summary,
         Operation::Probe,
         Operation::Line,
         Operation::Verify,
         Operation::Play,
+        Operation::Match,
         Operation::Bench,
         Operation::Audit,
         Operation::Compact,
@@ -62,6 +65,7 @@ impl Operation {
             Operation::Line => "line",
             Operation::Verify => "verify",
             Operation::Play => "play",
+            Operation::Match => "match",
             Operation::Bench => "bench",
             Operation::Audit => "audit",
             Operation::Compact => "compact",
@@ -79,7 +83,8 @@ impl Operation {
             Operation::Probe => "Show a position's value and every move's value",
             Operation::Line => "Play perfectly from a position to the end, or until a position comes back",
             Operation::Verify => "Re-check every published claim about a game",
-            Operation::Play => "Play a game in the terminal against the perfect player",
+            Operation::Play => "Play a game in the terminal against the computer, perfect or weaker (--level)",
+            Operation::Match => "Play games between two levels of the computer and count wins, draws and losses",
             Operation::Bench => "Time the solver with 1 and more threads, with peak memory",
             Operation::Audit => "Re-check every solved value against its children, with the plain rules",
             Operation::Compact => "Make the compact copy of a game's table and check it entry by entry",

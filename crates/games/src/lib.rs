@@ -27,12 +27,13 @@
 #![forbid(unsafe_code)]
 
 pub mod claims;
+pub mod contest;
 pub mod dodgem;
 pub mod dots_and_boxes;
 pub mod front;
 pub mod info;
+pub mod levels;
 pub mod params;
-pub mod player;
 pub mod registry;
 pub mod snakes;
 pub mod tables;

@@ -7,9 +7,11 @@
 //! tests.
 
 use proptest::prelude::*;
+use solved_games::contest::match_params;
 use solved_games::dodgem;
 use solved_games::dots_and_boxes::wilson::Diagram;
 use solved_games::dots_and_boxes::{Board, Variant, parse_moves};
+use solved_games::levels::Level;
 use solved_games::params::{NoFiles, Params};
 use solved_games::registry::GAMES;
 use solved_games::snakes::{Overshoot, parse_board, parse_jumps};
@@ -68,6 +70,20 @@ proptest! {
     fn snakes_boards_and_jumps(text in typed("goal numbering squares cells ladder snake jump 0123456789#\n", 120)) {
         let _ = parse_board("fuzzed", &text, Overshoot::Stay);
         let _ = parse_jumps(&text);
+    }
+
+    /// A level, and the two levels of a match, as `level=` and `--levels`
+    /// give them.
+    #[test]
+    fn levels(text in typed("randomcasulstrgpefi, ", 24)) {
+        if let Ok(level) = text.parse::<Level>() {
+            prop_assert_eq!(level.name(), text.as_str());
+        }
+        let pairs = vec![("levels".to_string(), text.clone())];
+        let fields = [solved_games::contest::LEVELS, solved_games::contest::GAMES, solved_games::params::SEED];
+        if let Ok(([a, b], _, _)) = match_params(&Params::new(pairs, &fields, &NoFiles).unwrap()) {
+            prop_assert_eq!(format!("{a},{b}"), text.split(',').map(str::trim).collect::<Vec<_>>().join(","));
+        }
     }
 
     /// Parameters as a query string gives them, to every operation of every

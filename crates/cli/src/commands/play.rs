@@ -1,4 +1,4 @@
-//! A game in the terminal against the perfect player: one loop for every
+//! A game in the terminal against the computer: one loop for every
 //! game, each game saying how its positions look and how moves are typed.
 
 use std::io::{BufRead, Read, Write};
@@ -43,7 +43,10 @@ pub fn run(mut session: Box<dyn Session>, input: &mut dyn BufRead, out: &mut dyn
                 "quit" | "q" | "exit" => return Ok(ExitCode::SUCCESS),
                 "hint" | "hints" | "?" => output::print(out, &format!("{}\n", session.hints()?))?,
                 text => match session.play(text) {
-                    Ok(()) => break,
+                    Ok(grade) => {
+                        output::print(out, &format!("{grade}\n"))?;
+                        break;
+                    }
                     Err(error) => output::print(out, &format!("{error}\n"))?,
                 },
             }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use solved_engine::{Tally, Value};
 
 use super::{Dodgem, Move, Player, Position, RecordMove, Square, UnitFigures};
-use crate::front::{Answer, MoveJson, TallyJson, moves_table};
+use crate::front::{Answer, MoveJson, TallyJson, graded, moves_table};
 use crate::text::{columns, thousands};
 
 /// What a board's values say of it as a whole (`summary`,
@@ -168,8 +168,7 @@ pub(super) struct Probe {
     value: Value,
     over: bool,
     moves: Vec<MoveJson>,
-    /// The perfect player's move here for a page: a best one, at random
-    /// among equals.
+    /// The computer's move here for a page, at the level asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     choice: Option<String>,
     #[serde(skip)]
@@ -196,6 +195,7 @@ impl Probe {
                 MoveJson::new(m, Some(*v), child, Some(m.from.to_string()), to, None)
             })
             .collect();
+        let moves = graded(moves);
         let cars = [Player::Blue, Player::Red]
             .into_iter()
             .flat_map(|player| {

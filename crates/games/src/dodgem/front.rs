@@ -7,18 +7,18 @@ use std::time::Instant;
 
 #[cfg(feature = "mpi")]
 use solved_engine::Progress;
+use solved_engine::Table;
 use solved_engine::table::Packed;
-use solved_engine::{Table, Value};
 
 use super::answers::{self, Probe, Solved, Summary, UnitsJson};
-use super::play::Session;
+use super::play::{Judge, Session};
 use super::{
     Dodgem, DodgemUnits, DodgemValues, INFO, Objective, UnitFigures, probe_request, reads_units, unit_options,
 };
+use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
-use crate::player::choose;
 use crate::tables::{Provenance, Solvable};
 use crate::text::duration;
 
@@ -53,6 +53,13 @@ impl Game for DodgemGame {
                 })?)
             }
             Operation::Verify => Box::new(verify(host)?),
+            Operation::Match => {
+                let game = Dodgem::from_params(params)?;
+                let (levels, games, seed) = match_params(params)?;
+                let values = values(&game, params, host)?;
+                let board = format!("Dodgem {0}x{0} ({1})", game.size(), game.objective().id());
+                Box::new(play_match(&Judge { game, values }, board, levels, games, seed)?)
+            }
             _ => anyhow::bail!("Dodgem has no {} command", operation.name()),
         })
     }
@@ -277,11 +284,10 @@ fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
     let (game, pos) = probe_request(params)?;
     let values = values(&game, params, host)?;
     let (value, ranked) = (values.value(&game, &pos)?, values.ranked_moves(&game, &pos)?);
-    let choice = host.serves_requests().then(|| {
-        let values: Vec<Value> = ranked.iter().map(|r| r.1).collect();
-        choose(&values, &mut rand::rng()).map(|i| ranked[i].0.to_string())
-    });
-    Ok(Probe::new(&game, &pos, value, &ranked, choice.flatten()))
+    let judge = Judge { game, values };
+    let next = computer_move(&judge, &pos, params, host)?;
+    let choice = next.and_then(|next| ranked.iter().find(|r| r.2 == next)).map(|r| r.0.to_string());
+    Ok(Probe::new(&judge.game, &pos, value, &ranked, choice))
 }
 
 fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {

@@ -2,7 +2,9 @@
 //! one parser of what a user asks for.
 
 use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
+use crate::contest::{GAMES, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
+use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const SIZE: Field = Field::value("size", "N", "Board size (2 to 6)").required();
@@ -32,6 +34,8 @@ const SIDE: Field =
 /// What a probe or a line starts from.
 const PROBE: [Field; 5] =
     [Field::value("size", "N", "Board size (2 to 6) [default: the position's]"), MISERE, POSITION, MOVES, READ_UNITS];
+/// The same, and the level of the computer's move it names (`choice`).
+const PROBE_FOR: [Field; 6] = [PROBE[0], MISERE, POSITION, MOVES, READ_UNITS, LEVEL];
 
 /// Dodgem in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -53,7 +57,7 @@ pub const INFO: GameInfo = GameInfo {
             fields: &[SIZE, MISERE, READ_UNITS],
             served: Some("summary"),
         },
-        Supported { operation: Operation::Probe, about: "Dodgem", fields: &PROBE, served: Some("probe") },
+        Supported { operation: Operation::Probe, about: "Dodgem", fields: &PROBE_FOR, served: Some("probe") },
         Supported { operation: Operation::Line, about: "Dodgem", fields: &PROBE, served: Some("line") },
         Supported {
             operation: Operation::Verify,
@@ -64,7 +68,13 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Play,
             about: "Dodgem",
-            fields: &[SIZE, MISERE, SIDE, HINTS, SEED, READ_UNITS],
+            fields: &[SIZE, MISERE, SIDE, LEVEL, HINTS, SEED, READ_UNITS],
+            served: None,
+        },
+        Supported {
+            operation: Operation::Match,
+            about: "Dodgem, from the start",
+            fields: &[SIZE, MISERE, LEVELS, GAMES, SEED, READ_UNITS],
             served: None,
         },
         Supported {

@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use solved_engine::{DenseIndex, Expansion, Plies, Silent, UnitParts, Units, Value, audit, solve_naive};
 
 use super::*;
+use crate::levels::{Level, Worth};
 
 fn game(size: u32, objective: Objective) -> Dodgem {
     Dodgem::new(size, objective).unwrap()
@@ -544,8 +545,8 @@ fn blue_beats_every_defence(game: &Dodgem, values: &[Value], pos: Position) -> u
             let mut moves: Vec<(Move, Value)> =
                 game.legal_moves(&pos).into_iter().map(|m| (m, child_value(m))).collect();
             moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-            let ranked: Vec<Value> = moves.iter().map(|m| m.1).collect();
-            vec![moves[crate::player::choose(&ranked, &mut rand::rng()).unwrap()].0]
+            let worths: Vec<Worth> = moves.iter().map(|m| Worth::of_value(m.1)).collect();
+            vec![moves[Level::Perfect.pick(&worths, &mut rand::rng()).unwrap()].0]
         }
         Player::Red => game.legal_moves(&pos),
     };

@@ -6,8 +6,9 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::wilson::Loony;
-use super::{Board, Line, LineScore, Position};
+use super::{Board, Line, LineScore, Player, Position};
 use crate::front::Answer;
+use crate::levels::{Grade, Worth};
 use crate::text::thousands;
 
 /// What the marks after scores mean.
@@ -159,6 +160,8 @@ struct LineJson {
     /// Who must make the next loony move after this line: `"A"` (Wilson's
     /// `v`), `"B"` (`^`), or null for neither.
     loony: Option<&'static str>,
+    /// How good a line it is, as a player's line is marked.
+    grade: Grade,
 }
 
 /// A position and every undrawn line scored (`probe`,
@@ -217,6 +220,8 @@ impl Probe {
             .filter(|s| !loony.is_empty() && loony.iter().find(|l| l.0 == s.line).map(|l| l.1) != s.loony)
             .map(|s| format!("{} (ours {})", s.line, s.loony.map_or("none", Loony::symbol)))
             .collect();
+        let sign = if pos.turn() == Player::A { 1 } else { -1 };
+        let worths: Vec<Worth> = scores.iter().map(|s| Worth::of_score(sign * s.score, false)).collect();
         Probe {
             rows,
             cols,
@@ -229,12 +234,14 @@ impl Probe {
             over: board.is_over(pos),
             moves: scores
                 .iter()
-                .map(|s| LineJson {
+                .zip(Grade::all_of(&worths))
+                .map(|(s, grade)| LineJson {
                     m: s.line.to_string(),
                     score: s.score,
                     best: s.best,
                     takes: s.takes,
                     loony: mark(s.loony),
+                    grade,
                 })
                 .collect(),
             choice,

@@ -7,9 +7,10 @@ use std::time::Instant;
 use solved_engine::Table;
 
 use super::answers::{Probe, Solved, Summary};
-use super::play::Session;
+use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::{Board, INFO, ProbeRequest, Scorer, probe_request, verify_against_sweep};
+use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
@@ -40,6 +41,13 @@ impl Game for DotsAndBoxes {
             }
             Operation::Probe => Box::new(probe(params, host)?),
             Operation::Verify => Box::new(verify(params, host)?),
+            Operation::Match => {
+                let board = Board::from_params(params)?;
+                let (levels, games, seed) = match_params(params)?;
+                let (quiet, table, _) = table(&board, host)?;
+                let name = super::answers::describe(&board);
+                Box::new(play_match(&Judge { board, quiet, table }, name, levels, games, seed)?)
+            }
             _ => anyhow::bail!("Dots and Boxes has no {} command", operation.name()),
         })
     }
@@ -95,12 +103,12 @@ fn solve(board: &Board, host: &dyn Host) -> anyhow::Result<Solved> {
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
     let ProbeRequest { board, position: pos, loony } = probe_request(params)?;
     let (quiet, table, _) = table(&board, host)?;
-    let scorer = Scorer::new(&quiet, &table);
-    let choice = match host.serves_requests() && !board.is_over(&pos) {
-        true => Some(scorer.choose(&pos, &mut rand::rng())?.to_string()),
-        false => None,
-    };
-    Ok(Probe::new(&board, &pos, scorer.value(&pos)?, scorer.line_scores(&pos)?, &loony, choice))
+    let judge = Judge { board, quiet, table };
+    let scorer = judge.scorer();
+    let next = computer_move(&judge, &pos, params, host)?;
+    let choice = next.and_then(|next| judge.line_between(&pos, &next));
+    let (value, scores) = (scorer.value(&pos)?, scorer.line_scores(&pos)?);
+    Ok(Probe::new(&judge.board, &pos, value, scores, &loony, choice.map(|line| line.to_string())))
 }
 
 fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {

@@ -3,7 +3,9 @@
 
 use super::wilson::{Diagram, Loony};
 use super::{Board, Line, Player, Position, Variant, parse_moves};
+use crate::contest::{GAMES, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
+use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 
 const ROWS: Field = Field::value("rows", "R", "Rows of boxes").required();
@@ -56,7 +58,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Probe,
             about: "Dots and Boxes",
-            fields: &[ROWS, COLS, VARIANT, MOVES, DIAGRAM, TO_MOVE],
+            fields: &[ROWS, COLS, VARIANT, MOVES, DIAGRAM, TO_MOVE, LEVEL],
             served: Some("probe"),
         },
         Supported {
@@ -68,7 +70,13 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Play,
             about: "Dots and Boxes",
-            fields: &[ROWS, COLS, VARIANT, SIDE, HINTS, SEED],
+            fields: &[ROWS, COLS, VARIANT, SIDE, LEVEL, HINTS, SEED],
+            served: None,
+        },
+        Supported {
+            operation: Operation::Match,
+            about: "Dots and Boxes, from the start",
+            fields: &[ROWS, COLS, VARIANT, LEVELS, GAMES, SEED],
             served: None,
         },
         Supported {

@@ -5,6 +5,7 @@ use serde::Serialize;
 use solved_engine::{Tally, Value};
 
 use crate::claims::{ClaimCheck, Verdict};
+use crate::levels::{Grade, Worth};
 use crate::text::columns;
 
 /// An answer: its JSON shape is its serde shape, the same on the command
@@ -205,6 +206,10 @@ pub struct MoveJson {
     /// The piece placed, for a placement.
     #[serde(skip_serializing_if = "Option::is_none")]
     role: Option<char>,
+    /// How good a move it is, as a player's move is marked (absent before
+    /// the table is built).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grade: Option<Grade>,
 }
 
 impl MoveJson {
@@ -218,8 +223,20 @@ impl MoveJson {
         to: String,
         role: Option<char>,
     ) -> MoveJson {
-        MoveJson { m: m.to_string(), value, position: position.to_string(), from, to, role }
+        MoveJson { m: m.to_string(), value, position: position.to_string(), from, to, role, grade: None }
     }
+}
+
+/// `moves`, every move of one position, each with its grade (if every
+/// value is known).
+pub fn graded(mut moves: Vec<MoveJson>) -> Vec<MoveJson> {
+    let worths: Option<Vec<Worth>> = moves.iter().map(|m| m.value.map(Worth::of_value)).collect();
+    if let Some(worths) = worths {
+        for (m, grade) in moves.iter_mut().zip(Grade::all_of(&worths)) {
+            m.grade = Some(grade);
+        }
+    }
+    moves
 }
 
 /// `moves` as a table for the terminal: each move, its value (blank until

@@ -1,25 +1,23 @@
-//! A game in the terminal against the perfect player: each game says how
+//! A game in the terminal against a computer opponent: each game says how
 //! its positions look and how moves are typed ([`Playable`]); the command
-//! line runs one loop for all of them over a [`Session`].
+//! line runs one loop for all of them over a [`Session`], which plays the
+//! computer's moves at the level asked for and marks the player's.
 
 use std::collections::HashMap;
-use std::hash::Hash;
 use std::str::FromStr;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use crate::contest::Contest;
+use crate::levels::{Grade, LEVEL, Level, scorecard};
 use crate::params::{HINTS, ParamError, Params, SEED};
 
-/// The person's seat at a game against the perfect player, as `play`'s
-/// parameters set it.
+/// The person's seat at a game, as `play`'s parameters set it.
 #[derive(Debug)]
 pub struct Seat<P> {
     /// The side the person plays (`as`).
     pub human: P,
-    /// The computer's choices among equally good moves: from `seed`, else
-    /// at random.
-    pub rng: StdRng,
     /// Whether every move's value is shown on the person's turn (`hints`).
     pub hints: bool,
 }
@@ -32,25 +30,47 @@ where
     ///
     /// # Errors
     ///
-    /// [`ParamError`] for a side, seed or flag that does not read.
+    /// [`ParamError`] for a side or flag that does not read.
     pub fn from_params(params: &Params) -> Result<Seat<P>, ParamError> {
         let human = params.required("as", params.parsed::<P>("as")?)?;
-        let seed = params.number::<u64>(SEED.name)?;
-        let rng = StdRng::seed_from_u64(seed.unwrap_or_else(rand::random));
-        Ok(Seat { human, rng, hints: params.flag(HINTS.name)? })
+        Ok(Seat { human, hints: params.flag(HINTS.name)? })
     }
 }
 
+/// The computer across the board: its level, and its choices among moves
+/// it likes as well (from `seed`, else at random).
+#[derive(Debug)]
+pub struct Opponent {
+    level: Level,
+    rng: StdRng,
+}
+
+impl Opponent {
+    /// The opponent `params` ask for (`level`, `seed`).
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for a level or seed that does not read.
+    pub fn from_params(params: &Params) -> Result<Opponent, ParamError> {
+        let level = params.parsed::<Level>(LEVEL.name)?.unwrap_or(Level::Perfect);
+        let seed = params.number::<u64>(SEED.name)?;
+        Ok(Opponent { level, rng: StdRng::seed_from_u64(seed.unwrap_or_else(rand::random)) })
+    }
+}
+
+/// A position of the game `G` plays.
+pub type PositionOf<G> = <<G as Playable>::Judge as Contest>::Position;
+
 /// What the loop needs to know about a game.
 pub trait Playable: Send {
-    /// A position, with whose turn it is.
-    type Position: Clone + Eq + Hash + Send;
+    /// The game's moves and what each is worth.
+    type Judge: Contest;
+
+    /// The game's moves and what each is worth.
+    fn judge(&self) -> &Self::Judge;
 
     /// What the game is and how moves are typed, shown once.
     fn intro(&self) -> String;
-
-    /// The starting position.
-    fn start(&self) -> Self::Position;
 
     /// Whether every move's value is shown with the position when it is
     /// the player's turn (`--hints`).
@@ -63,40 +83,42 @@ pub trait Playable: Send {
     /// # Errors
     ///
     /// If the table cannot be read (the games that read theirs as they go).
-    fn show(&self, pos: &Self::Position, hints: bool, repeated: u32) -> anyhow::Result<String>;
+    fn show(&self, pos: &PositionOf<Self>, hints: bool, repeated: u32) -> anyhow::Result<String>;
 
     /// How the game ended, if it is over.
-    fn result(&self, pos: &Self::Position) -> Option<String>;
+    fn result(&self, pos: &PositionOf<Self>) -> Option<String>;
 
     /// Whether the player (not the computer) is to move.
-    fn is_players_turn(&self, pos: &Self::Position) -> bool;
+    fn is_players_turn(&self, pos: &PositionOf<Self>) -> bool;
 
-    /// The computer's move: the position after it and what to say of it.
+    /// What to say of the computer's move from `pos` to `next`, such as
+    /// `Red plays c1-c2 (L12)`.
     ///
     /// # Errors
     ///
     /// As for [`show`](Self::show).
-    fn computer(&mut self, pos: &Self::Position) -> anyhow::Result<(Self::Position, String)>;
+    fn said(&self, pos: &PositionOf<Self>, next: &PositionOf<Self>) -> anyhow::Result<String>;
 
     /// Every move's value, asked for with `hint`.
     ///
     /// # Errors
     ///
     /// As for [`show`](Self::show).
-    fn hints(&self, pos: &Self::Position) -> anyhow::Result<String>;
+    fn hints(&self, pos: &PositionOf<Self>) -> anyhow::Result<String>;
 
     /// The prompt, such as `Blue to move> `.
-    fn prompt(&self, pos: &Self::Position) -> String;
+    fn prompt(&self, pos: &PositionOf<Self>) -> String;
 
     /// The position after the move the player typed, or why it cannot be
     /// played.
-    fn play(&self, pos: &Self::Position, text: &str) -> Result<Self::Position, String>;
+    fn play(&self, pos: &PositionOf<Self>, text: &str) -> Result<PositionOf<Self>, String>;
 }
 
 /// A game under way: a [`Playable`] and the position on the board, with
 /// how often each position has stood there.
 pub trait Session: Send {
-    /// What the game is and how moves are typed, shown once.
+    /// What the game is, how moves are typed and who the computer is,
+    /// shown once.
     fn intro(&self) -> String;
 
     /// The position now on the board as the player sees it (with hints if
@@ -108,7 +130,8 @@ pub trait Session: Send {
     /// If the table cannot be read.
     fn show(&mut self) -> anyhow::Result<String>;
 
-    /// How the game ended, if it is over.
+    /// How the game ended, with the marks of the player's moves, if it is
+    /// over.
     fn result(&self) -> Option<String>;
 
     /// Whether the player is to move.
@@ -131,29 +154,38 @@ pub trait Session: Send {
     /// The prompt.
     fn prompt(&self) -> String;
 
-    /// Plays the move the player typed, or says why it cannot be played.
+    /// Plays the move the player typed and says how good it was, or says
+    /// why it cannot be played.
     ///
     /// # Errors
     ///
     /// Why the move cannot be played, for the player to read.
-    fn play(&mut self, text: &str) -> Result<(), String>;
+    fn play(&mut self, text: &str) -> Result<String, String>;
 }
 
-/// `game` from its starting position, as a [`Session`].
-pub fn session<G: Playable + 'static>(game: G) -> Box<dyn Session> {
-    let pos = game.start();
-    Box::new(UnderWay { game, pos, seen: HashMap::new() })
+/// `game` from its starting position against `opponent`, as a [`Session`].
+pub fn session<G: Playable + 'static>(game: G, opponent: Opponent) -> Box<dyn Session> {
+    let pos = game.judge().start();
+    Box::new(UnderWay { game, opponent, pos, seen: HashMap::new(), grades: Vec::new() })
 }
 
 struct UnderWay<G: Playable> {
     game: G,
-    pos: G::Position,
-    seen: HashMap<G::Position, u32>,
+    opponent: Opponent,
+    pos: PositionOf<G>,
+    seen: HashMap<PositionOf<G>, u32>,
+    grades: Vec<Grade>,
 }
 
 impl<G: Playable> Session for UnderWay<G> {
     fn intro(&self) -> String {
-        self.game.intro()
+        let level = self.opponent.level;
+        format!(
+            "{}
+The computer plays at level {level}: {}",
+            self.game.intro(),
+            level.policy()
+        )
     }
 
     fn show(&mut self) -> anyhow::Result<String> {
@@ -167,7 +199,12 @@ impl<G: Playable> Session for UnderWay<G> {
     }
 
     fn result(&self) -> Option<String> {
-        self.game.result(&self.pos)
+        let result = self.game.result(&self.pos)?;
+        Some(format!(
+            "{result}
+{}",
+            scorecard(&self.grades)
+        ))
     }
 
     fn is_players_turn(&self) -> bool {
@@ -175,8 +212,10 @@ impl<G: Playable> Session for UnderWay<G> {
     }
 
     fn computer(&mut self) -> anyhow::Result<String> {
-        let (child, said) = self.game.computer(&self.pos)?;
-        self.pos = child;
+        let Opponent { level, rng } = &mut self.opponent;
+        let next = self.game.judge().choose(*level, &self.pos, rng)?.expect("the game is not over");
+        let said = self.game.said(&self.pos, &next)?;
+        self.pos = next;
         Ok(said)
     }
 
@@ -188,8 +227,13 @@ impl<G: Playable> Session for UnderWay<G> {
         self.game.prompt(&self.pos)
     }
 
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        self.pos = self.game.play(&self.pos, text)?;
-        Ok(())
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let next = self.game.play(&self.pos, text)?;
+        let grade = self.game.judge().grade(&self.pos, &next).map_err(|e| format!("{e:#}"))?;
+        self.pos = next;
+        Ok(grade.map_or(String::new(), |grade| {
+            self.grades.push(grade);
+            grade.verdict().to_string()
+        }))
     }
 }

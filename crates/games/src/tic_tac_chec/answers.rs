@@ -9,7 +9,7 @@ use super::{
     Color, Direction, DrawingLine, Move, OPENING_POSITIONS, PhaseSummary, Piece, Position, ThreatCensus, Transitions,
     VariantComparison, square_name, squares,
 };
-use crate::front::{Answer, MoveJson, TallyJson, moves_table};
+use crate::front::{Answer, MoveJson, TallyJson, graded, moves_table};
 use crate::text::{columns, thousands};
 
 /// The table's totals from its header, and the empty board's value
@@ -217,6 +217,9 @@ pub(super) struct Probe {
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<MissingJson>,
+    /// The computer's move here for a page, at the level asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choice: Option<String>,
 }
 
 impl Probe {
@@ -226,6 +229,7 @@ impl Probe {
         value: Option<Value>,
         moves: Vec<(Move, Option<Value>, Position)>,
         missing: Option<MissingJson>,
+        choice: Option<String>,
     ) -> Probe {
         let pieces = (0..8)
             .map(Piece::from_slot)
@@ -259,6 +263,7 @@ impl Probe {
                 }
             })
             .collect();
+        let moves = graded(moves);
         Probe {
             position: pos.to_string(),
             pawn,
@@ -272,6 +277,7 @@ impl Probe {
             winning_line: pos.winning_line().map_or_else(Vec::new, |line| squares(line).map(square_name).collect()),
             moves,
             missing,
+            choice,
         }
     }
 }

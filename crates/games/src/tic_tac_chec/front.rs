@@ -12,8 +12,10 @@ use solved_engine::table::Packed;
 use solved_engine::{DenseIndex, Table, Values, audit};
 
 use super::answers::{self, Audited, Compacted, MissingJson, Probe, Report, Solved, Summary};
+use super::play::{Judge, Session};
 use super::{INFO, PawnRule, Position, ProbeValues, Reference, TicTacChec, census, compare_variants};
-use crate::front::{Answer, Claims, Game, Host, NotBuilt, TimedSolve, Wanted, loaded, perfect_line};
+use crate::contest::{computer_move, match_params, play_match};
+use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered, quote};
 use crate::tables::{Provenance, Solvable, obtain};
@@ -61,6 +63,12 @@ impl Game for TicTacChecGame {
             Operation::Audit => Box::new(audited(&game, host)?),
             Operation::Compact => Box::new(compact(&game, host)?),
             Operation::Report => Box::new(report(&game, params, host)?),
+            Operation::Match => {
+                let (levels, games, seed) = match_params(params)?;
+                let judge = Judge { values: values(&game, host)?, game };
+                let board = format!("Tic-Tac-Chec ({} pawns)", judge.game.rule().id());
+                Box::new(play_match(&judge, board, levels, games, seed)?)
+            }
             Operation::Census => {
                 let began = Instant::now();
                 let census = census(&game, host.progress())?;
@@ -78,6 +86,12 @@ impl Game for TicTacChecGame {
             }
             _ => anyhow::bail!("Tic-Tac-Chec has no {} command", operation.name()),
         })
+    }
+
+    fn session(&self, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn front::Session>> {
+        let game = TicTacChec::from_params(params)?;
+        let values = values(&game, host)?;
+        Session::start(game, values, params)
     }
 
     fn timed_solve(&self, params: &Params) -> Result<Option<TimedSolve>, ParamError> {
@@ -153,13 +167,17 @@ fn probe(game: &TicTacChec, params: &Params, host: &dyn Host) -> anyhow::Result<
     Ok(match values(game, host) {
         Ok(values) => {
             let value = values.probe(game.index(&pos));
-            let moves = game.ranked_moves(&pos, &*values).into_iter().map(|(m, v, child)| (m, Some(v), child));
-            Probe::new(&pos, pawn, Some(value), moves.collect(), None)
+            let ranked = game.ranked_moves(&pos, &*values);
+            let judge = Judge { game: game.clone(), values };
+            let next = computer_move(&judge, &pos, params, host)?;
+            let choice = next.and_then(|next| ranked.iter().find(|r| r.2 == next)).map(|r| r.0.to_string());
+            let moves = ranked.into_iter().map(|(m, v, child)| (m, Some(v), child));
+            Probe::new(&pos, pawn, Some(value), moves.collect(), None, choice)
         }
         Err(error) if error.is::<NotBuilt>() => {
             let moves = if pos.is_over() { Vec::new() } else { pos.legal_moves(game.rule()) };
             let moves = moves.into_iter().map(|m| (m, None, pos.play_unchecked(m))).collect();
-            Probe::new(&pos, pawn, None, moves, Some(missing(game)))
+            Probe::new(&pos, pawn, None, moves, Some(missing(game)), None)
         }
         Err(error) => return Err(error),
     })

@@ -8,8 +8,10 @@ use solved_engine::table::Packed;
 use solved_engine::{Table, TableError, TableStore, Value, Values};
 
 use super::{PawnRule, TicTacChecIndex};
+use crate::contest::{GAMES, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
-use crate::params::{BASELINE, Field, ParamError, Params, REPEAT, Rendered, THREAD_COUNTS};
+use crate::levels::LEVEL;
+use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
 use crate::tables::Solvable;
 
 const PAWN: Field = Field::value(
@@ -34,8 +36,13 @@ const SECTIONS: Field = Field::value(
 .with_default("line,threats,variants")
 .command_line_only();
 
+const SIDE: Field =
+    Field::value("as", "SIDE", "Your side: white (moves first) or black").with_default("white").command_line_only();
+
 /// What a probe or a line starts from.
 const PROBE: [Field; 2] = [PAWN, POSITION];
+/// The same, and the level of the computer's move it names (`choice`).
+const PROBE_FOR: [Field; 3] = [PAWN, POSITION, LEVEL];
 
 /// Tic-Tac-Chec in the registry.
 pub const INFO: GameInfo = GameInfo {
@@ -57,7 +64,19 @@ pub const INFO: GameInfo = GameInfo {
             fields: &GAME,
             served: Some("summary"),
         },
-        Supported { operation: Operation::Probe, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("probe") },
+        Supported { operation: Operation::Probe, about: "Tic-Tac-Chec", fields: &PROBE_FOR, served: Some("probe") },
+        Supported {
+            operation: Operation::Play,
+            about: "Tic-Tac-Chec (needs the table)",
+            fields: &[PAWN, SIDE, LEVEL, HINTS, SEED],
+            served: None,
+        },
+        Supported {
+            operation: Operation::Match,
+            about: "Tic-Tac-Chec, from the empty board (needs the table)",
+            fields: &[PAWN, LEVELS, GAMES, SEED],
+            served: None,
+        },
         Supported { operation: Operation::Line, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("line") },
         Supported {
             operation: Operation::Verify,

@@ -244,3 +244,20 @@ impl FromStr for Move {
         Ok(Move::Step { from: square(from)?, to: square(to)? })
     }
 }
+
+/// A side's name that is not one.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("{0:?} is not a side: white or black")]
+pub struct ParseColorError(String);
+
+impl FromStr for Color {
+    type Err = ParseColorError;
+
+    fn from_str(text: &str) -> Result<Color, ParseColorError> {
+        match text.to_ascii_lowercase().as_str() {
+            "white" | "w" => Ok(Color::White),
+            "black" | "b" => Ok(Color::Black),
+            _ => Err(ParseColorError(quote(text))),
+        }
+    }
+}
