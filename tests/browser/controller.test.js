@@ -229,3 +229,47 @@ test("every page keeps its line in `moves` and its place in `ply`, and opens the
   }
   assert.deepEqual(problems, []);
 });
+
+for (const game of ["dodgem", "dots-and-boxes"]) {
+  test(`${game}: the computer plays at the level chosen, which a sentence states and the link keeps; the person's moves are marked`, async () => {
+    const { page, problems } = shared.session;
+    problems.length = 0;
+    const asked = [];
+    const listen = (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === `/api/${game}/probe` && url.searchParams.has("level")) asked.push(url.searchParams.get("level"));
+    };
+    page.on("request", listen);
+    try {
+      await page.goto(`${shared.server.url}/${game}?delay=0&level=casual`);
+      const start = await settled(page, game, null);
+      assert.equal(await page.locator("#level").inputValue(), "casual");
+      assert.match(await textOf(page, "#level-policy"), /^Casual: Picks a move at random/);
+      await page.selectOption("#level", "random");
+      assert.equal(new URL(page.url()).searchParams.get("level"), "random");
+      assert.match(await textOf(page, "#level-policy"), /^Random: Plays any legal move at random/);
+      await page.click(PAGES[game].move);
+      await settled(page, game, start);
+      await until(page, "the computer has replied", () => document.querySelectorAll("#record button.ply").length >= 2);
+      assert.deepEqual([...new Set(asked)], ["random"], "the computer's move is asked at the level chosen, and only it");
+      const grades = await page.$$eval("#record button.ply", (nodes) => nodes.map((n) => n.dataset.grade ?? null));
+      assert.ok(["best", "good", "inaccuracy", "mistake"].includes(grades[0]), `the person's move is marked: ${grades}`);
+      assert.equal(grades[1], null, "the computer's move is not");
+      // A link without a level plays perfectly, and says so.
+      await page.goto(`${shared.server.url}/${game}?delay=0`);
+      await settled(page, game, null);
+      assert.equal(await page.locator("#level").inputValue(), "perfect");
+      assert.match(await textOf(page, "#level-policy"), /^Perfect: Always plays a best move/);
+      assert.deepEqual(unexpected(problems), []);
+    } finally {
+      page.off("request", listen);
+    }
+  });
+}
+
+test("a link's level the page does not offer is refused in words, and the computer plays perfectly", async () => {
+  const { page } = shared.session;
+  await page.goto(`${shared.server.url}/dodgem?delay=0&level=grandmaster`);
+  await statusSays(page, /The link's level=grandmaster is not one this page offers: level=perfect is shown/);
+  assert.equal(await page.locator("#level").inputValue(), "perfect");
+});

@@ -126,6 +126,30 @@ test("a shared link replays its game, and a threefold repetition is reported", a
   assert.deepEqual(problems, []);
 });
 
+test("at the end of a game the person's moves are summed up as the scorecard marks them", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  // The perfect line, Blue's moves the person's: every one best, and the summary at the end alone.
+  const line = cli(shared.server.dataDir, "line", "dodgem", "--size", "3").moves.map((m) => m.move);
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Blue&moves=${line.join(",")}&ply=${line.length - 1}`);
+  await page.waitForFunction((n) => document.querySelectorAll("#record button.ply").length === n, line.length);
+  assert.ok(await page.locator("#scorecard").isHidden(), "no summary before the end");
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Blue&moves=${line.join(",")}`);
+  await page.waitForFunction(() => /Game over/.test(document.getElementById("status")?.textContent));
+  const blue = Math.ceil(line.length / 2);
+  assert.equal(await page.locator("#scorecard").innerText(), `Your moves: ${blue} best.`);
+  assert.equal(await page.locator("#record button.ply[data-grade]").count(), blue, "Red's moves are the computer's");
+  // A move that gives the win away is a mistake, in the record, in the game as text and in the summary.
+  const start = cli(shared.server.dataDir, "probe", "dodgem", "B../B../.RR B");
+  const mistake = start.moves.find((m) => m.grade === "mistake");
+  assert.ok(mistake, "3×3 has a first move that gives the win away");
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&side=Blue&mode=analysis&moves=${mistake.move}`);
+  await page.waitForSelector("#record button.ply.mistake");
+  assert.equal(await page.locator("#record button.ply .grade").innerText(), "?");
+  assert.match(await page.locator("#record button.ply").getAttribute("aria-label"), /a mistake: changes the result/);
+  assert.deepEqual(problems, []);
+});
+
 /** Waits until the position on the board is `position`. */
 const showing = (position) =>
   shared.session.page.waitForFunction((p) => document.getElementById("position")?.textContent === p, position);

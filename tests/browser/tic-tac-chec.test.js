@@ -94,12 +94,47 @@ test("without a table: the page says how to build it, and the rules can still be
     await page.goto(`${server.url}/tic-tac-chec?position=${encodeURIComponent(won)}`);
     await page.waitForFunction(() => /Game over/.test(document.getElementById("status")?.textContent));
     assert.equal(await page.locator("rect.winning").count(), 4);
+    // The computer has nothing to play from without the table, and says so.
+    await page.goto(`${server.url}/tic-tac-chec?delay=0&computer=Black`);
+    await moved(page, "");
+    await page.click('#moves button[data-move="N@b2"]');
+    await page.waitForFunction(() => /The computer has no move to play here: its table is not built/.test(document.getElementById("status")?.textContent));
     // A position that cannot be read leaves nothing to walk or play.
     await page.goto(`${server.url}/tic-tac-chec?position=garbage`);
     await page.waitForFunction(() => /Error/.test(document.getElementById("status")?.textContent));
     for (const button of ["#back", "#forward", "#best", "#perfect-line"]) assert.ok(await page.locator(button).isDisabled(), button);
     problems.length = 0;
   } finally {
+    await server.stop();
+  }
+});
+
+test("with the tables: the computer takes a side and plays at the level chosen; the person's moves are marked", async () => {
+  const dataDir = process.env.TTC_DATA_DIR;
+  assert.ok(dataDir, "TTC_DATA_DIR is not set: run scripts/test, which solves the table");
+  const server = await startServer(dataDir);
+  const { page, problems } = session;
+  problems.length = 0;
+  const asked = [];
+  const listen = (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/api/tic-tac-chec/probe" && url.searchParams.has("level")) asked.push(url.searchParams.get("level"));
+  };
+  page.on("request", listen);
+  try {
+    await page.goto(`${server.url}/tic-tac-chec?delay=0&computer=Black&level=strong`);
+    await moved(page, "");
+    assert.match(await page.locator("#level-policy").innerText(), /^Strong: Plays a best move nine times in ten/);
+    await page.click('#moves button[data-move="N@b2"]');
+    await page.waitForFunction(() => document.querySelectorAll("#record button.ply").length === 2);
+    assert.deepEqual(asked, ["strong"]);
+    const grades = await page.$$eval("#record button.ply", (nodes) => nodes.map((n) => n.dataset.grade ?? null));
+    const truth = cli(dataDir, "probe", "tic-tac-chec", EMPTY).moves.find((m) => m.move === "N@b2");
+    assert.deepEqual(grades, [truth.grade, null], "White's move is marked as the CLI grades it, the computer's is not");
+    assert.match(await page.locator("#status").innerText(), /^White to move/);
+    assert.deepEqual(problems, []);
+  } finally {
+    page.off("request", listen);
     await server.stop();
   }
 });
@@ -171,12 +206,12 @@ test("with the tables: ranked moves and values agree with the CLI along a best l
       position = truth.moves[0].position;
     }
     assert.deepEqual(shownLine, expectedLine);
-    // The line as text: the start, the moves with their values, the position shown.
+    // The line as text: the start, the moves with their values and marks (the best move played), the position shown.
     await page.click("#best");
     await moved(page, won);
     await page.click("#copy-game");
     const escaped = expectedLine[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    assert.match(await page.locator("#export").inputValue(), new RegExp(`^Tic-Tac-Chec \\(travel\\) from .*\n1\\. ${escaped}\nPosition: `));
+    assert.match(await page.locator("#export").inputValue(), new RegExp(`^Tic-Tac-Chec \\(travel\\) from .*\n1\\. ${escaped}★\nPosition: `));
     // The summary: the header's totals, and the empty board's value as the CLI gives it.
     const summary = await (await fetch(`${server.url}/api/tic-tac-chec/summary`)).json();
     assert.equal(summary.wins + summary.losses + summary.draws, summary.positions);

@@ -19,10 +19,10 @@ use solved_engine::table::Packed;
 use solved_engine::{
     DenseIndex, Expansion, Plies, Progress, Rules, Solution, Table, TableKey, TableStore, Unit, Units, Value,
 };
-use solved_games::contest::{Contest, GAMES as MATCH_GAMES, LEVELS, match_params, play_match};
+use solved_games::contest::{GAMES_PLAYED, LEVELS, match_params, play_match};
 use solved_games::front::{self, Answer, Game, Host, Opponent, Playable};
 use solved_games::info::{GameInfo, Operation, Supported};
-use solved_games::levels::{LEVEL, Worth};
+use solved_games::levels::{Contest, LEVEL, Worth};
 use solved_games::params::{Field, ParamError, Params, Rendered, SEED};
 use solved_games::tables::{Cost, ObtainError, Solvable};
 use tower::ServiceExt;
@@ -129,7 +129,7 @@ const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Match,
             about: "Take-away",
-            fields: &[COUNTERS, LEVELS, MATCH_GAMES, SEED],
+            fields: &[COUNTERS, LEVELS, GAMES_PLAYED, SEED],
             served: None,
         },
     ],

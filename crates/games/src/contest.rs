@@ -1,9 +1,5 @@
-//! Games between two levels, played out from a game's table: what
-//! `solved match` measures, and what the computer opponent of `play` and
-//! the pages plays.
-
-use std::collections::HashMap;
-use std::hash::Hash;
+//! Games between two levels, played out from a game's table (`solved
+//! match`), and the computer's move a page asks a probe for.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -11,63 +7,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::front::{Answer, Host};
-use crate::levels::{Grade, LEVEL, Level, UnknownLevel, Worth};
+use crate::levels::{Contest, LEVEL, Level, Outcome, UnknownLevel, play_out};
 use crate::params::{Field, ParamError, Params, SEED};
 use crate::text::columns;
-
-/// A game as two levels play it: its moves, what each is worth to its
-/// mover, and how it ends.
-pub trait Contest: Sync {
-    /// A position, with whose turn it is.
-    type Position: Clone + Eq + Hash + Send;
-
-    /// The starting position.
-    fn start(&self) -> Self::Position;
-
-    /// Whether the side that moved first is to move.
-    fn first_to_move(&self, pos: &Self::Position) -> bool;
-
-    /// Every legal move, as the position it leads to and its worth to its
-    /// mover; none when the game is over.
-    ///
-    /// # Errors
-    ///
-    /// If the table cannot be read.
-    fn moves(&self, pos: &Self::Position) -> anyhow::Result<Vec<(Worth, Self::Position)>>;
-
-    /// How a game over at `pos` ended for the side that moved first: `+1`
-    /// won, `0` drawn, `-1` lost, or the margin of a game with scores.
-    fn final_score(&self, pos: &Self::Position) -> i32;
-
-    /// Whether the game is scored by a margin (`average_score`) rather
-    /// than won or lost.
-    fn has_scores(&self) -> bool {
-        false
-    }
-
-    /// The move `level` plays at `pos`, or `None` if the game is over. A
-    /// game may prefer some best moves to others for the perfect player.
-    ///
-    /// # Errors
-    ///
-    /// If the table cannot be read.
-    fn choose(&self, level: Level, pos: &Self::Position, rng: &mut StdRng) -> anyhow::Result<Option<Self::Position>> {
-        let moves = self.moves(pos)?;
-        let worths: Vec<Worth> = moves.iter().map(|m| m.0).collect();
-        Ok(level.pick(&worths, rng).map(|i| moves[i].1.clone()))
-    }
-
-    /// The grade of the move from `pos` to `next`, if `next` follows it.
-    ///
-    /// # Errors
-    ///
-    /// If the table cannot be read.
-    fn grade(&self, pos: &Self::Position, next: &Self::Position) -> anyhow::Result<Option<Grade>> {
-        let moves = self.moves(pos)?;
-        let best = moves.iter().map(|m| m.0).max();
-        Ok(moves.iter().find(|m| m.1 == *next).zip(best).map(|(m, best)| Grade::of(m.0, best)))
-    }
-}
 
 /// The position after the computer's move at `pos` for a probe, at the
 /// level `params` ask for (`perfect` by default): for a page, which asks
@@ -91,48 +33,10 @@ pub fn computer_move<C: Contest>(
     judge.choose(level, pos, &mut StdRng::seed_from_u64(rand::random()))
 }
 
-/// A game that has not ended after this many plies is counted a draw (as
-/// is one whose position stands for the third time): perfect play never
-/// needs as many.
-pub const MOST_PLIES: usize = 1000;
-
-/// Plays one game from `start` between `first` (to move at `start`) and
-/// `second`, and returns its final score for `first`.
-///
-/// # Errors
-///
-/// If the table cannot be read.
-pub fn play_out<C: Contest>(
-    contest: &C,
-    start: C::Position,
-    [first, second]: [Level; 2],
-    rng: &mut StdRng,
-) -> anyhow::Result<i32> {
-    let starter = contest.first_to_move(&start);
-    let mut pos = start;
-    let mut seen: HashMap<C::Position, u32> = HashMap::new();
-    for _ in 0..MOST_PLIES {
-        let stood = seen.entry(pos.clone()).or_insert(0);
-        *stood += 1;
-        if *stood == 3 {
-            return Ok(0);
-        }
-        let level = if contest.first_to_move(&pos) == starter { first } else { second };
-        match contest.choose(level, &pos, rng)? {
-            Some(next) => pos = next,
-            None => {
-                let score = contest.final_score(&pos);
-                return Ok(if starter { score } else { -score });
-            }
-        }
-    }
-    Ok(0)
-}
-
 /// Which levels play, how many games, from what seed (`solved match`).
 pub const LEVELS: Field = Field::value("levels", "A,B", "The two levels that play, e.g. strong,perfect").required();
 /// How many games a match has.
-pub const GAMES: Field =
+pub const GAMES_PLAYED: Field =
     Field::value("games", "N", "Games to play, each level first in every other one").with_default("400");
 
 /// The two levels of a match, as `A,B`.
@@ -164,9 +68,9 @@ impl std::str::FromStr for Pair {
 /// [`ParamError`] for levels, a count or a seed that does not read.
 pub fn match_params(params: &Params) -> Result<([Level; 2], u32, u64), ParamError> {
     let Pair(levels) = params.required(LEVELS.name, params.parsed::<Pair>(LEVELS.name)?)?;
-    let games = params.number::<u32>(GAMES.name)?.unwrap_or(400);
+    let games = params.number::<u32>(GAMES_PLAYED.name)?.unwrap_or(400);
     if games == 0 {
-        return Err(ParamError::Rejected { name: GAMES.name, source: "a match has at least one game".into() });
+        return Err(ParamError::Rejected { name: GAMES_PLAYED.name, source: "a match has at least one game".into() });
     }
     Ok((levels, games, params.number::<u64>(SEED.name)?.unwrap_or(0)))
 }
@@ -221,6 +125,9 @@ pub struct Match {
     pub levels_available: Vec<&'static str>,
     /// Each level's policy, in the order of `levels_available`.
     pub policies: Vec<&'static str>,
+    /// The result of the start for the side that moves first, with best
+    /// play: what the perfect level keeps whichever side it has.
+    pub start: Outcome,
     /// Games played.
     pub games: u32,
     /// The seed they were played from.
@@ -280,8 +187,10 @@ pub fn play_match<C: Contest>(
         }
         record
     };
+    let start = contest.moves(&contest.start())?.iter().map(|m| m.0.result).max().unwrap_or(Outcome::Draw);
     Ok(Match {
         board,
+        start,
         levels_available: Level::ALL.iter().map(|l| l.name()).collect(),
         policies: Level::ALL.iter().map(|l| l.policy()).collect(),
         games,
@@ -310,6 +219,11 @@ impl Answer for Match {
                 r.average_score.map_or("-".into(), |s| format!("{s:+.2}")),
             ]);
         }
-        format!("{}: {} games, seed {}\n{}", self.board, self.games, self.seed, columns(&rows))
+        let start = match self.start {
+            Outcome::Win => "won for the side that moves first",
+            Outcome::Draw => "drawn",
+            Outcome::Loss => "lost for the side that moves first",
+        };
+        format!("{}, the start {start}: {} games, seed {}\n{}", self.board, self.games, self.seed, columns(&rows))
     }
 }

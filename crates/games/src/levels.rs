@@ -1,14 +1,18 @@
 //! Opponents below perfect, and marks for a player's moves: both read the
-//! same thing, what each move is worth to its mover by the game's table.
+//! same thing, what each move is worth to its mover by the game's table,
+//! which a game gives as a [`Contest`].
 //!
 //! A level is a policy over those worths, stated in one sentence that the
 //! pages and `solved play` show; `solved match` measures how the levels
 //! fare against each other (see [`contest`](crate::contest)).
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::Hash;
 use std::str::FromStr;
 
+use rand::rngs::StdRng;
 use rand::{Rng, RngExt};
 use serde::Serialize;
 use solved_engine::{Plies, Value};
@@ -20,7 +24,8 @@ pub const LEVEL: Field =
     Field::value("level", "LEVEL", "The computer's level: random, casual, strong or perfect").with_default("perfect");
 
 /// The result a move keeps for its mover, worst first.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The mover loses with best play after it.
     Loss,
@@ -74,7 +79,7 @@ pub enum Level {
     Random,
     /// A move at random, the better ones likelier.
     Casual,
-    /// Mostly the best move, else the next best.
+    /// Mostly a best move, else the next best.
     Strong,
     /// Always a best move.
     Perfect,
@@ -85,7 +90,7 @@ pub enum Level {
 const CASUAL_ODDS: u32 = 4;
 
 /// One time in this many, `Strong` plays the next best move.
-const STRONG_SLIPS: u32 = 5;
+const STRONG_SLIPS: u32 = 10;
 
 impl Level {
     /// Every level, weakest first.
@@ -109,7 +114,7 @@ impl Level {
                 "Picks a move at random, a winning move four times as likely as a drawing one and a drawing one four times as likely as a losing one; never misses a move that wins at once."
             }
             Level::Strong => {
-                "Plays a best move four times in five, otherwise the next best move there is; never misses a move that wins at once."
+                "Plays a best move nine times in ten, otherwise the next best move there is; never misses a move that wins at once."
             }
             Level::Perfect => "Always plays a best move: the shortest win, the longest loss, the largest margin.",
         }
@@ -256,6 +261,98 @@ pub fn scorecard(grades: &[Grade]) -> String {
     }
 }
 
+/// A game as two levels play it: its moves, what each is worth to its
+/// mover, and how it ends.
+pub trait Contest: Sync {
+    /// A position, with whose turn it is.
+    type Position: Clone + Eq + Hash + Send;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+
+    /// Whether the side that moved first is to move.
+    fn first_to_move(&self, pos: &Self::Position) -> bool;
+
+    /// Every legal move, as the position it leads to and its worth to its
+    /// mover; none when the game is over.
+    ///
+    /// # Errors
+    ///
+    /// If the table cannot be read.
+    fn moves(&self, pos: &Self::Position) -> anyhow::Result<Vec<(Worth, Self::Position)>>;
+
+    /// How a game over at `pos` ended for the side that moved first: `+1`
+    /// won, `0` drawn, `-1` lost, or the margin of a game with scores.
+    fn final_score(&self, pos: &Self::Position) -> i32;
+
+    /// Whether the game is scored by a margin (`average_score`) rather
+    /// than won or lost.
+    fn has_scores(&self) -> bool {
+        false
+    }
+
+    /// The move `level` plays at `pos`, or `None` if the game is over. A
+    /// game may prefer some best moves to others for the perfect player.
+    ///
+    /// # Errors
+    ///
+    /// If the table cannot be read.
+    fn choose(&self, level: Level, pos: &Self::Position, rng: &mut StdRng) -> anyhow::Result<Option<Self::Position>> {
+        let moves = self.moves(pos)?;
+        let worths: Vec<Worth> = moves.iter().map(|m| m.0).collect();
+        Ok(level.pick(&worths, rng).map(|i| moves[i].1.clone()))
+    }
+
+    /// The grade of the move from `pos` to `next`, if `next` follows it.
+    ///
+    /// # Errors
+    ///
+    /// If the table cannot be read.
+    fn grade(&self, pos: &Self::Position, next: &Self::Position) -> anyhow::Result<Option<Grade>> {
+        let moves = self.moves(pos)?;
+        let best = moves.iter().map(|m| m.0).max();
+        Ok(moves.iter().find(|m| m.1 == *next).zip(best).map(|(m, best)| Grade::of(m.0, best)))
+    }
+}
+
+/// A game that has not ended after this many plies is counted a draw (as
+/// is one whose position stands for the third time): perfect play never
+/// needs as many.
+pub const MOST_PLIES: usize = 1000;
+
+/// Plays one game from `start` between `first` (to move at `start`) and
+/// `second`, and returns its final score for `first`.
+///
+/// # Errors
+///
+/// If the table cannot be read.
+pub fn play_out<C: Contest>(
+    contest: &C,
+    start: C::Position,
+    [first, second]: [Level; 2],
+    rng: &mut StdRng,
+) -> anyhow::Result<i32> {
+    let starter = contest.first_to_move(&start);
+    let mut pos = start;
+    let mut seen: HashMap<C::Position, u32> = HashMap::new();
+    for _ in 0..MOST_PLIES {
+        let stood = seen.entry(pos.clone()).or_insert(0);
+        *stood += 1;
+        if *stood == 3 {
+            return Ok(0);
+        }
+        let level = if contest.first_to_move(&pos) == starter { first } else { second };
+        match contest.choose(level, &pos, rng)? {
+            Some(next) => pos = next,
+            None => {
+                let score = contest.final_score(&pos);
+                return Ok(if starter { score } else { -score });
+            }
+        }
+    }
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -317,7 +414,7 @@ mod tests {
         assert_eq!(picks(Level::Perfect, &worths), [0, 4000, 0, 0, 0]);
         let strong = picks(Level::Strong, &worths);
         assert_eq!(strong[0] + strong[2] + strong[4], 0);
-        assert!((700..900).contains(&strong[3]), "{strong:?}");
+        assert!((320..480).contains(&strong[3]), "{strong:?}");
         let casual = picks(Level::Casual, &worths);
         // Weights 1, 16, 4, 16, 1 of 38.
         assert!((1500..1850).contains(&casual[1]) && (330..520).contains(&casual[2]), "{casual:?}");

@@ -80,7 +80,7 @@ proptest! {
             prop_assert_eq!(level.name(), text.as_str());
         }
         let pairs = vec![("levels".to_string(), text.clone())];
-        let fields = [solved_games::contest::LEVELS, solved_games::contest::GAMES, solved_games::params::SEED];
+        let fields = [solved_games::contest::LEVELS, solved_games::contest::GAMES_PLAYED, solved_games::params::SEED];
         if let Ok(([a, b], _, _)) = match_params(&Params::new(pairs, &fields, &NoFiles).unwrap()) {
             prop_assert_eq!(format!("{a},{b}"), text.split(',').map(str::trim).collect::<Vec<_>>().join(","));
         }

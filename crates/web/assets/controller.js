@@ -91,6 +91,13 @@ function boardPage(game) {
   let failure = null;
   // The computer's move on its way, until it is shown.
   let thinking = null;
+  // The computer's level (the URL's `level`, else perfect), from the levels the server offers.
+  let level = "perfect";
+  let levels = [];
+  const levelSelect = h("select", { id: "level", onchange: () => chooseLevel(levelSelect.value) });
+  const levelPolicy = h("p", { id: "level-policy", class: "note level-policy" });
+  // The marks of the person's moves, once the game is over.
+  const scorecard = h("p", { id: "scorecard", class: "scorecard", hidden: true });
 
   // Until a game is shown there is nothing to take back, play again or go on from.
   const button = (spec, initially, press) => spec && h("button", { id: spec[0], type: "button", ...initially, onclick: press }, spec[1]);
@@ -171,8 +178,37 @@ function boardPage(game) {
     redraw();
     await pause(delay);
     if (request.stale) return;
-    const moves = [...names(shown.line), probe.choice];
+    let choice;
+    try {
+      const body = await request.get(`${game.id}/probe`, { ...game.probeParams(shown.settings, idAt(shown, shown.ply)), level });
+      if (!body || request.stale) return;
+      choice = body.choice;
+      if (!choice) {
+        request.finish();
+        thinking = null;
+        notice = "The computer has no move to play here: its table is not built.";
+        redraw();
+        return;
+      }
+    } catch (error) {
+      fail(error, request, () => computerMoves());
+      return;
+    }
+    const moves = [...names(shown.line), choice];
     settle({ settings: shown.settings, moves, ply: null, history: "replace", computer: true, source: "line" }, request);
+  }
+
+  /** The computer plays at `name` from its next move on; the URL keeps it. */
+  function chooseLevel(name) {
+    level = name;
+    showLevel();
+    if (shown) remember("replace");
+  }
+
+  function showLevel() {
+    levelSelect.value = level;
+    const chosen = levels.find((l) => l.name === level);
+    levelPolicy.textContent = chosen ? `${chosen.name[0].toUpperCase()}${chosen.name.slice(1)}: ${chosen.policy}` : "";
   }
 
   /** An answer that did not come: the page stays as it was and says why, with Retry where it may help. */
@@ -193,6 +229,8 @@ function boardPage(game) {
     url.searchParams.delete("lines");
     url.searchParams.delete("at");
     game.writeUrl(shown.settings, url.searchParams);
+    if (level === "perfect") url.searchParams.delete("level");
+    else url.searchParams.set("level", level);
     url.searchParams.set("moves", names(shown.line).join(","));
     if (shown.ply < shown.line.length) url.searchParams.set("ply", String(shown.ply));
     else url.searchParams.delete("ply");
@@ -207,6 +245,8 @@ function boardPage(game) {
     const problems = [];
     const settings = game.readUrl(query, problems);
     game.showSettings(settings);
+    level = linkChoice(query, "level", levels.map((l) => l.name), problems, "perfect");
+    showLevel();
     const moves = (query.get("moves") ?? query.get("lines") ?? "").split(",").filter(Boolean);
     const asked = query.get("ply") ?? query.get("at");
     let ply = null;
@@ -238,6 +278,10 @@ function boardPage(game) {
     if (buttons.undo) buttons.undo.disabled = undoPly(line, ply, isPerson) === null;
     if (buttons.redo) buttons.redo.disabled = ply >= line.length;
     if (buttons.playOn) buttons.playOn.hidden = ply >= line.length && !controller.computerWaits;
+    const over = ply === line.length && controller.probe?.over;
+    const marked = line.filter((entry) => entry.grade && isPerson(entry.mover));
+    scorecard.hidden = !over || marked.length === 0;
+    scorecard.textContent = scorecard.hidden ? "" : scorecardWords(marked.map((entry) => entry.grade));
     showStatus();
   }
 
@@ -249,6 +293,15 @@ function boardPage(game) {
     /** The status line, with its Retry button and the progress of a table being built. */
     statusBar: h("div", { class: "status-bar" }, status, retryButton, progress),
     buttons,
+    /** The computer's level, to put among the page's controls, and the sentence that says what it does. */
+    levelControl: h("label", {}, "Computer ", levelSelect),
+    levelPolicy,
+    /** The marks of the person's moves at the end of a game, to put below the record. */
+    scorecard,
+    /** Fills the list `record` with the game (see record.js), the person's moves marked; `moverWords` names a side. */
+    renderRecord(record, moverWords) {
+      renderRecord(record, this.line, this.ply, (ply) => this.goTo(ply), { moverWords, marked: (entry) => isPerson(entry.mover) });
+    },
     get settings() {
       return shown?.settings;
     },
@@ -317,8 +370,16 @@ function boardPage(game) {
     },
     redraw,
     /** Opens the game the URL holds, and follows Back and Forward: once the page's controls and board are in place. */
-    start() {
+    async start() {
       status.show("Setting up the board…");
+      try {
+        levels = (await api("levels")).body || [];
+      } catch {
+        // Without the list, the computer plays perfectly, as the server does when asked for no level.
+        levels = [];
+      }
+      levelSelect.replaceChildren(...levels.map((l) => h("option", { value: l.name }, l.name)));
+      levelSelect.disabled = levels.length === 0;
       window.addEventListener("popstate", () => open("none"));
       open("replace");
     },

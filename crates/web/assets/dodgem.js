@@ -81,7 +81,7 @@
         mover: probe.to_move,
         value: move.value,
         label: valueLabel(move),
-        mistake: outcome(move.value) < outcome(probe.value),
+        grade: move.grade,
       };
     },
     // In analysis every move is a person's.
@@ -104,6 +104,7 @@
       h("label", {}, "Board ", sizeSelect),
       h("label", {}, "You play ", sideSelect),
       h("label", {}, "Mode ", modeSelect),
+      page.levelControl,
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
       h("label", {}, hintsBox, "hints"),
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
@@ -111,6 +112,7 @@
       page.buttons.redo,
       page.buttons.playOn,
     ),
+    page.levelPolicy,
     page.statusBar,
     h(
       "div",
@@ -123,6 +125,7 @@
         facts,
         h("h2", {}, "Moves"),
         record,
+        page.scorecard,
         h("h2", {}, "Value of each ply"),
         chart,
         h(
@@ -343,7 +346,7 @@
       h("dt", {}, "ply"),
       h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
-    renderRecord(record, page.line, page.ply, page.goTo);
+    page.renderRecord(record);
     chart.replaceChildren(chartOfPlies());
   }
 
@@ -377,7 +380,7 @@
   function exportGame() {
     const { size, misere } = page.settings;
     const title = `Dodgem ${size}x${size}${misere ? " (misère)" : ""}`;
-    exported.show(gameText(title, page.line, [`Position: ${page.probe.position}`]));
+    exported.show(gameText(title, page.line, [`Position: ${page.probe.position}`], (entry) => page.isPerson(entry.mover)));
   }
 
   function describeRules(misere) {

@@ -102,7 +102,7 @@
         mover: p.to_move,
         label: signed(m.score),
         value: forMover > 0 ? "win" : forMover < 0 ? "loss" : "draw",
-        mistake: !m.best,
+        grade: m.grade,
       };
     },
     isPerson: (settings, player) => settings.computer !== player,
@@ -123,6 +123,7 @@
       h("label", {}, "Board ", presetSelect),
       custom,
       h("label", {}, "Computer plays ", computerSelect),
+      page.levelControl,
       h("label", {}, hintsBox, "scores on every line"),
       hintButton,
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
@@ -130,6 +131,7 @@
       page.buttons.redo,
       page.buttons.playOn,
     ),
+    page.levelPolicy,
     page.statusBar,
     h(
       "div",
@@ -142,6 +144,7 @@
         facts,
         h("h2", {}, "Lines drawn"),
         record,
+        page.scorecard,
         h("h2", {}, "Final score with best play, ply by ply"),
         chart,
         h("div", { class: "export-buttons" }, h("button", { id: "copy-game", onclick: () => exportGame() }, "Game as text")),
@@ -342,7 +345,7 @@
       h("dt", {}, "ply"),
       h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
-    renderRecord(record, page.line, page.ply, page.goTo);
+    page.renderRecord(record);
     chart.replaceChildren(chartOfPlies(p));
     hintButton.disabled = !page.personToMove;
   }
@@ -368,7 +371,7 @@
   function exportGame() {
     const { rows, cols, variant } = page.settings.board;
     const title = `Dots and Boxes ${rows}x${cols} ${VARIANT_WORDS[variant] || variant}`;
-    exported.show(gameText(title, page.line, [`Lines on the board: ${linesShown().join(",") || "none"}`]));
+    exported.show(gameText(title, page.line, [`Lines on the board: ${linesShown().join(",") || "none"}`], (entry) => page.isPerson(entry.mover)));
   }
 
   page.start();

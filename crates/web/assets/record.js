@@ -1,8 +1,9 @@
 // The game record, the value chart and the game as text: what every two-player page shows beside its board.
 // The page's controller (controller.js) keeps the game as a line of entries, one per ply played:
-//   { id, move, mover, label, value, mistake }
+//   { id, move, mover, label, value, grade }
 // `id` names the position the move leads to, `label` is the value as played (`W12`, `=`, `+2`), `value` its CSS
-// class, `mistake` whether the move gave away something against its mover.
+// class, `grade` how good a move it was as the server marks it (best, good, inaccuracy, mistake; absent without a
+// table), as GamesmanUni's scorecard does.
 "use strict";
 
 /** The entries grouped into turns (a run of moves by one side) and the turns paired, one pair per numbered row. */
@@ -17,6 +18,27 @@ function recordRows(line) {
   for (let i = 0; i < turns.length; i += 2) rows.push(turns.slice(i, i + 2));
   return rows;
 }
+
+/** Each grade's mark in the record and its words. */
+const GRADES = {
+  best: { mark: "★", words: "a best move" },
+  good: { mark: "✓", words: "good: keeps the result, at most a move slower or a box worse" },
+  inaccuracy: { mark: "?!", words: "an inaccuracy: keeps the result, but slower or by a smaller margin" },
+  mistake: { mark: "?", words: "a mistake: changes the result" },
+};
+
+/** The summary of a player's grades, as `solved play` ends a game: "Your moves: 9 best, 1 mistake." */
+function scorecardWords(grades) {
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes" };
+  const counts = Object.keys(GRADES)
+    .map((grade) => [grade, grades.filter((g) => g === grade).length])
+    .filter(([, n]) => n > 0)
+    .map(([grade, n]) => `${n} ${n > 1 && plural[grade] ? plural[grade] : grade}`);
+  return `Your moves: ${counts.join(", ")}.`;
+}
+
+/** The grade's mark after a move, if it is marked. */
+const gradeMark = (entry, marked) => (marked(entry) && GRADES[entry.grade] ? GRADES[entry.grade].mark : "");
 
 /** Makes `element` work as a button from the keyboard too: Tab reaches it, Enter or Space presses it. */
 function pressable(element, label, press) {
@@ -37,11 +59,12 @@ function pressable(element, label, press) {
 }
 
 /**
- * Fills the list `record` with the game: rows numbered, each move a button with its value as played (a `?` after
- * a mistake); ply `at` marked as the one on the board. Clicking a move calls `goTo(ply)`. `moverWords(mover)`
- * names a side for a screen reader; a turn of several moves (a box completed) shows its mover.
+ * Fills the list `record` with the game: rows numbered, each move a button with its value as played and, where
+ * `marked(entry)` (the person's moves), its grade's mark; ply `at` marked as the one on the board. Clicking a move
+ * calls `goTo(ply)`. `moverWords(mover)` names a side for a screen reader; a turn of several moves (a box
+ * completed) shows its mover.
  */
-function renderRecord(record, line, at, goTo, moverWords = (mover) => mover) {
+function renderRecord(record, line, at, goTo, { moverWords = (mover) => mover, marked = () => true } = {}) {
   const several = line.some((entry, i) => i > 0 && line[i - 1].mover === entry.mover);
   const items = recordRows(line).map((row, number) => {
     const turns = row.map((turn) => {
@@ -49,13 +72,15 @@ function renderRecord(record, line, at, goTo, moverWords = (mover) => mover) {
         const entry = line[ply - 1];
         const classes = ["ply"];
         if (ply === at) classes.push("current");
-        if (entry.mistake) classes.push("mistake");
-        const words = `${moverWords(entry.mover)} ${entry.move}, ${entry.label}${entry.mistake ? ", a mistake" : ""}`;
+        const mark = gradeMark(entry, marked);
+        if (mark) classes.push(entry.grade);
+        const words = `${moverWords(entry.mover)} ${entry.move}, ${entry.label}${mark ? `, ${GRADES[entry.grade].words}` : ""}`;
         return h(
           "button",
-          { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "aria-label": words, title: words, onclick: () => goTo(ply) },
+          { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "data-grade": mark ? entry.grade : null, "aria-label": words, title: words, onclick: () => goTo(ply) },
           `${entry.move} `,
-          h("span", { class: `v ${valueClass(entry.value)}` }, `${entry.label}${entry.mistake ? "?" : ""}`),
+          h("span", { class: `v ${valueClass(entry.value)}` }, entry.label),
+          mark ? h("span", { class: "grade", "aria-hidden": "true" }, mark) : null,
         );
       });
       return several ? h("span", { class: "turn-moves" }, h("span", { class: "mover" }, `${turn.mover}:`), ...moves) : moves;
@@ -136,15 +161,13 @@ function remotenessPoint(probe, side, longest, shades) {
   return { y: forSide === "win" ? height : -height, shade: shades[forSide], words };
 }
 
-/** How good a win/loss/draw value is for the side it belongs to: a move worse than its position is a mistake. */
-const outcome = (value) => ({ win: 2, draw: 1, loss: 0 })[value];
-
-/** The game as text, one numbered row per pair of turns as the record shows it, then `extra` lines. */
-function gameText(title, line, extra = []) {
+/** The game as text, one numbered row per pair of turns as the record shows it (with its marks), then `extra`
+ * lines. */
+function gameText(title, line, extra = [], marked = () => true) {
   const rows = recordRows(line).map((row, number) => {
     const turns = row.map((turn) => turn.plies.map((ply) => {
       const entry = line[ply - 1];
-      return `${entry.move} ${entry.label}${entry.mistake ? "?" : ""}`;
+      return `${entry.move} ${entry.label}${gradeMark(entry, marked)}`;
     }).join(" "));
     return `${number + 1}. ${turns.join("  ")}`;
   });

@@ -22,6 +22,13 @@
     h("option", { value: "travel" }, "a pawn going home may capture (travel)"),
     h("option", { value: "outbound" }, "a pawn going home only pushes (outbound)"),
   );
+  const computerSelect = h(
+    "select",
+    { id: "computer", onchange: () => page.replayLine() },
+    h("option", { value: "none" }, "nobody (explore)"),
+    h("option", { value: "Black" }, "Black"),
+    h("option", { value: "White" }, "White"),
+  );
   const bestButton = h("button", { id: "best", disabled: true, onclick: () => page.play(page.probe.moves[0].move) }, "Play the best move");
   const resetButton = h("button", { id: "reset", onclick: () => emptyBoard() }, "Empty board");
   const missing = h("div", { id: "missing", class: "panel", hidden: true });
@@ -39,16 +46,20 @@
     readUrl: (query, problems) => ({
       pawn: linkChoice(query, "pawn", ["travel", "outbound"], problems),
       position: query.get("position") || EMPTY,
+      computer: linkChoice(query, "computer", ["none", "Black", "White"], problems),
     }),
     writeUrl(settings, query) {
       query.set("position", settings.position);
       query.set("pawn", settings.pawn);
+      if (settings.computer === "none") query.delete("computer");
+      else query.set("computer", settings.computer);
     },
     showSettings(settings) {
       pawnSelect.value = settings.pawn;
+      computerSelect.value = settings.computer;
       start = settings.position;
     },
-    settings: () => ({ pawn: pawnSelect.value, position: start }),
+    settings: () => ({ pawn: pawnSelect.value, position: start, computer: computerSelect.value }),
     probeParams: ({ pawn }, position) => ({ position, pawn }),
     start: (settings) => settings.position,
     entry(p, name) {
@@ -60,11 +71,11 @@
         mover: p.to_move,
         label: m.value ? valueLabel(m) : "",
         value: m.value,
-        mistake: Boolean(m.value && p.value) && outcome(m.value) < outcome(p.value),
+        grade: m.grade,
       };
     },
-    // An explorer: every move is the person's.
-    isPerson: () => true,
+    // An explorer unless the computer takes a side.
+    isPerson: (settings, mover) => settings.computer !== mover,
     words: { move: "Move", illegal: "is not legal there" },
     buttons: { undo: ["back", "◀ Back"], redo: ["forward", "Forward ▶"] },
     reset() {
@@ -77,7 +88,18 @@
   });
 
   app.append(
-    h("div", { class: "controls" }, h("label", {}, "Pawns: ", pawnSelect), page.buttons.undo, page.buttons.redo, bestButton, resetButton),
+    h(
+      "div",
+      { class: "controls" },
+      h("label", {}, "Pawns: ", pawnSelect),
+      h("label", {}, "Computer plays ", computerSelect),
+      page.levelControl,
+      page.buttons.undo,
+      page.buttons.redo,
+      bestButton,
+      resetButton,
+    ),
+    page.levelPolicy,
     page.statusBar,
     missing,
     h(
@@ -93,6 +115,7 @@
         positionText,
         h("h2", { style: "margin-top:1rem" }, "Line"),
         record,
+        page.scorecard,
         h("h2", {}, "Value of each ply"),
         chart,
         h(
@@ -109,8 +132,8 @@
       "p",
       { class: "note" },
       "Drag a piece (from the board or a hand) to a square, or click a move. Green moves win, grey ones draw, red ones ",
-      "lose, with the plies to the end counting the move itself (W5: win in 5; L8: loss in 8; =: draw; a ? in the ",
-      "line marks a move that gave away a win or a draw). Four in a row, column or long diagonal wins. ",
+      "lose, with the plies to the end counting the move itself (W5: win in 5; L8: loss in 8; =: draw; in the line, ",
+      "★ marks a best move, ✓ a good one, ?! an inaccuracy and ? a mistake). Four in a row, column or long diagonal wins. ",
       "The URL holds the line explored: copy it to share; the browser's Back and Forward walk through it.",
     ),
   );
@@ -232,6 +255,7 @@
     const side = p.to_move;
     const opening = p.opening ? " (opening: placements only)" : "";
     if (p.over) return `Game over: ${side === "White" ? "Black" : "White"} has four in a line.`;
+    if (page.thinking) return `${side} (the computer) is thinking…`;
     if (p.value) return `${side} to move${opening}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
     return `${side} to move${opening}.`;
   }
@@ -275,7 +299,7 @@
     }
     if (p.moves.length === 0) moveList.append(h("span", { class: "note" }, "no moves: the game is over"));
     positionText.textContent = p.position;
-    renderRecord(record, page.line, page.ply, page.goTo);
+    page.renderRecord(record);
     chart.hidden = !p.value;
     chart.replaceChildren(...(p.value ? [chartOfPlies()] : []));
     perfectButton.disabled = !p.value;
@@ -306,7 +330,7 @@
   /** The line (moves numbered, with their values) and the position shown, as text to copy. */
   function exportGame() {
     const { pawn, position } = page.settings;
-    exported.show(gameText(`Tic-Tac-Chec (${pawn}) from ${position}`, page.line, [`Position: ${page.probe.position}`]));
+    exported.show(gameText(`Tic-Tac-Chec (${pawn}) from ${position}`, page.line, [`Position: ${page.probe.position}`], (entry) => page.isPerson(entry.mover)));
   }
 
   function perfectLine() {

@@ -13,6 +13,7 @@ use axum::routing::get;
 use serde::Serialize;
 use solved_games::front::{Building, Game};
 use solved_games::info::Supported;
+use solved_games::levels::Level;
 use solved_games::params::{Field, NoFiles, Params, Scope};
 
 use crate::error::ApiError;
@@ -21,10 +22,10 @@ use crate::state::AppState;
 
 pub(crate) type Shared = Arc<AppState>;
 
-/// `GET /api/games`, and `GET /api/GAME/PATH` for each operation each of
-/// `games` serves.
+/// `GET /api/games`, `GET /api/levels`, and `GET /api/GAME/PATH` for each
+/// operation each of `games` serves.
 pub(crate) fn routes(games: &[&'static dyn Game]) -> Router<Shared> {
-    let mut router = Router::new().route("/games", get(list));
+    let mut router = Router::new().route("/games", get(list)).route("/levels", get(levels));
     for &game in games {
         for supported in game.info().operations {
             let Some(path) = supported.served else { continue };
@@ -45,6 +46,18 @@ struct GameJson {
 async fn list(State(state): State<Shared>) -> Json<Vec<GameJson>> {
     let games = state.games().iter().map(|g| g.info());
     Json(games.map(|g| GameJson { id: g.id, name: g.name, about: g.about }).collect())
+}
+
+/// A level of the computer, as the pages offer it.
+#[derive(Serialize)]
+struct LevelJson {
+    name: &'static str,
+    policy: &'static str,
+}
+
+/// Every level, weakest first, with what it does: the `level` a probe takes.
+async fn levels() -> Json<Vec<LevelJson>> {
+    Json(Level::ALL.iter().map(|l| LevelJson { name: l.name(), policy: l.policy() }).collect())
 }
 
 /// A request's query string as axum hands it over: every pair, in order.

@@ -2,7 +2,7 @@
 //! one parser of what a user asks for.
 
 use super::{Dodgem, Move, Objective, ParseMoveError, PlayError, Position};
-use crate::contest::{GAMES, LEVELS};
+use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
@@ -74,7 +74,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Match,
             about: "Dodgem, from the start",
-            fields: &[SIZE, MISERE, LEVELS, GAMES, SEED, READ_UNITS],
+            fields: &[SIZE, MISERE, LEVELS, GAMES_PLAYED, SEED, READ_UNITS],
             served: None,
         },
         Supported {

@@ -5,8 +5,8 @@ use std::fmt::Write;
 
 use super::answers::{board, describe};
 use super::{Dodgem, DodgemValues, Ending, Move, Objective, Player, Position};
-use crate::contest::Contest;
 use crate::front::{self, Opponent, Playable, Seat};
+use crate::levels::Contest;
 use crate::levels::Worth;
 use crate::params::Params;
 
@@ -148,8 +148,8 @@ mod tests {
     use solved_engine::{DenseIndex, Silent, TableStore, Value};
 
     use super::*;
-    use crate::contest::play_out;
     use crate::dodgem::EveryPosition;
+    use crate::levels::play_out;
     use crate::levels::{Grade, Level};
 
     fn judge(size: u32) -> Judge {

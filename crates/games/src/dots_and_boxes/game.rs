@@ -3,7 +3,7 @@
 
 use super::wilson::{Diagram, Loony};
 use super::{Board, Line, Player, Position, Variant, parse_moves};
-use crate::contest::{GAMES, LEVELS};
+use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
@@ -76,7 +76,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Match,
             about: "Dots and Boxes, from the start",
-            fields: &[ROWS, COLS, VARIANT, LEVELS, GAMES, SEED],
+            fields: &[ROWS, COLS, VARIANT, LEVELS, GAMES_PLAYED, SEED],
             served: None,
         },
         Supported {

@@ -11,8 +11,8 @@ use super::answers::{LOONY_KEY, describe, outcome};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::wilson::Loony;
 use super::{Board, Line, Player, Position, Scorer};
-use crate::contest::Contest;
 use crate::front::{self, Opponent, Playable, Seat};
+use crate::levels::Contest;
 use crate::levels::{Level, Worth};
 use crate::params::Params;
 
@@ -180,9 +180,9 @@ mod tests {
     use solved_engine::{Silent, TableStore};
 
     use super::*;
-    use crate::contest::play_out;
     use crate::dots_and_boxes::Variant;
     use crate::levels::Level;
+    use crate::levels::play_out;
 
     /// From the start and from positions after a few random lines, the
     /// perfect player ends at least the margin its table gives it, against

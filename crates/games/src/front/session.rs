@@ -9,8 +9,7 @@ use std::str::FromStr;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::contest::Contest;
-use crate::levels::{Grade, LEVEL, Level, scorecard};
+use crate::levels::{Contest, Grade, LEVEL, Level, scorecard};
 use crate::params::{HINTS, ParamError, Params, SEED};
 
 /// The person's seat at a game, as `play`'s parameters set it.

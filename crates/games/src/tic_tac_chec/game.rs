@@ -8,7 +8,7 @@ use solved_engine::table::Packed;
 use solved_engine::{Table, TableError, TableStore, Value, Values};
 
 use super::{PawnRule, TicTacChecIndex};
-use crate::contest::{GAMES, LEVELS};
+use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
@@ -74,7 +74,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Match,
             about: "Tic-Tac-Chec, from the empty board (needs the table)",
-            fields: &[PAWN, LEVELS, GAMES, SEED],
+            fields: &[PAWN, LEVELS, GAMES_PLAYED, SEED],
             served: None,
         },
         Supported { operation: Operation::Line, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("line") },

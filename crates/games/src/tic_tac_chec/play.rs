@@ -8,8 +8,8 @@ use std::sync::Arc;
 use solved_engine::{DenseIndex, Value, Values};
 
 use super::{Color, Move, PawnRule, Piece, Position, ProbeValues, TicTacChec};
-use crate::contest::Contest;
 use crate::front::{self, Opponent, Playable, Seat};
+use crate::levels::Contest;
 use crate::levels::Worth;
 use crate::params::Params;
 
