@@ -230,3 +230,35 @@ fn probe_and_play_read_unit_files_as_they_read_the_table() {
     assert!(by_units.stdout.contains("moves (best first): "), "{}", by_units.stdout);
     assert_eq!(by_units.stdout, solved.run_with_input(&game, "hint\nquit\n").stdout);
 }
+
+/// Every puzzle drawn for 4×4 has one move, its answer, that keeps its
+/// result, as `probe` values the moves of its position; its line from the
+/// start reaches it.
+#[test]
+fn every_4x4_puzzle_has_one_answer() {
+    let solved = Solved::new();
+    let drawn = solved.run(&["puzzle", "dodgem", "--size", "4", "--count", "25", "--seed", "11", "--json"]).json();
+    let puzzles = drawn["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 25);
+    let mut values = std::collections::BTreeSet::new();
+    for puzzle in puzzles {
+        let position = puzzle["position"].as_str().unwrap();
+        let probe = solved.run(&["probe", "dodgem", position, "--json"]).json();
+        let kept = puzzle["value"].as_str().unwrap();
+        assert_eq!(probe["value"], kept, "{puzzle}");
+        let keeping: Vec<&str> = probe["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["value"] == kept)
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert_eq!(keeping, [puzzle["answer"].as_str().unwrap()], "{puzzle}");
+        assert_eq!(puzzle["distance"], probe["distance"], "{puzzle}");
+        let line: Vec<&str> = puzzle["line"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let replayed = solved.run(&["probe", "dodgem", "--size", "4", "--moves", &line.join(" "), "--json"]).json();
+        assert_eq!(replayed["position"], position);
+        values.insert(kept.to_string());
+    }
+    assert_eq!(values.len(), 2, "puzzles to win and to draw: {values:?}");
+}

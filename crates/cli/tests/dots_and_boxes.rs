@@ -104,3 +104,42 @@ fn bad_boards_moves_and_diagrams_are_refused() {
     solved.run(&args("probe", "american", &["--diagram", file.to_str().unwrap()])).fails_with("unexpected \"x\"");
     solved.run(&args("probe", "american", &["--diagram", "/nonexistent/file"])).fails_with("cannot read diagram");
 }
+
+/// Every puzzle drawn for 3×3 has one line, its answer, that reaches the
+/// best final score, as `probe` scores the lines of its position; a seed
+/// draws the same puzzles again.
+#[test]
+fn every_3x3_puzzle_has_one_answer() {
+    let solved = Solved::new();
+    let board = ["dots-and-boxes", "--rows", "3", "--cols", "3"];
+    let ask = |seed: &str| {
+        let mut command = vec!["puzzle"];
+        command.extend(board);
+        command.extend(["--count", "20", "--seed", seed, "--json"]);
+        solved.run(&command).json()
+    };
+    let drawn = ask("7");
+    let puzzles = drawn["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 20);
+    for puzzle in puzzles {
+        let mut command = vec!["probe"];
+        command.extend(board);
+        let position = puzzle["position"].as_str().unwrap();
+        command.extend([position, "--json"]);
+        let probe = solved.run(&command).json();
+        let sign = if probe["to_move"] == "A" { 1 } else { -1 };
+        let scores: Vec<(String, i64)> = probe["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].as_str().unwrap().to_string(), sign * m["score"].as_i64().unwrap()))
+            .collect();
+        let best = scores.iter().map(|s| s.1).max().unwrap();
+        let answers: Vec<&str> = scores.iter().filter(|s| s.1 == best).map(|s| s.0.as_str()).collect();
+        assert_eq!(answers, [puzzle["answer"].as_str().unwrap()], "{puzzle}");
+        assert_eq!(puzzle["score"].as_i64(), Some(best), "{puzzle}");
+        assert_eq!(puzzle["line"].as_array().unwrap().len(), position.split(',').count());
+    }
+    assert_eq!(ask("7"), drawn);
+    assert_ne!(ask("8"), drawn);
+}

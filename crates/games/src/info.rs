@@ -24,6 +24,8 @@ pub enum Operation {
     Play,
     /// Play games between two levels of the computer and count the results.
     Match,
+    /// Positions where exactly one move keeps the result.
+    Puzzle,
     /// Time the solver.
     Bench,
     /// Re-check every solved value against its children, with the plain rules.
@@ -40,7 +42,7 @@ pub enum Operation {
 
 impl Operation {
     /// Every operation, in the order the command line lists them.
-    pub const ALL: [Operation; 13] = [
+    pub const ALL: [Operation; 14] = [
         Operation::Solve,
         Operation::Summary,
         Operation::Probe,
@@ -48,6 +50,7 @@ impl Operation {
         Operation::Verify,
         Operation::Play,
         Operation::Match,
+        Operation::Puzzle,
         Operation::Bench,
         Operation::Audit,
         Operation::Compact,
@@ -66,6 +69,7 @@ impl Operation {
             Operation::Verify => "verify",
             Operation::Play => "play",
             Operation::Match => "match",
+            Operation::Puzzle => "puzzle",
             Operation::Bench => "bench",
             Operation::Audit => "audit",
             Operation::Compact => "compact",
@@ -85,6 +89,7 @@ impl Operation {
             Operation::Verify => "Re-check every published claim about a game",
             Operation::Play => "Play a game in the terminal against the computer, perfect or weaker (--level)",
             Operation::Match => "Play games between two levels of the computer and count wins, draws and losses",
+            Operation::Puzzle => "Draw puzzles from the solved game: positions where exactly one move keeps the result",
             Operation::Bench => "Time the solver with 1 and more threads, with peak memory",
             Operation::Audit => "Re-check every solved value against its children, with the plain rules",
             Operation::Compact => "Make the compact copy of a game's table and check it entry by entry",

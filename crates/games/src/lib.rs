@@ -34,6 +34,7 @@ pub mod front;
 pub mod info;
 pub mod levels;
 pub mod params;
+pub mod puzzles;
 pub mod registry;
 pub mod snakes;
 pub mod tables;

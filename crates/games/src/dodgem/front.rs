@@ -19,6 +19,7 @@ use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
+use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
 use crate::text::duration;
 
@@ -59,6 +60,13 @@ impl Game for DodgemGame {
                 let values = values(&game, params, host)?;
                 let board = format!("Dodgem {0}x{0} ({1})", game.size(), game.objective().id());
                 Box::new(play_match(&Judge { game, values }, board, levels, games, seed)?)
+            }
+            Operation::Puzzle => {
+                let game = Dodgem::from_params(params)?;
+                let (count, seed) = puzzle_params(params)?;
+                let values = values(&game, params, host)?;
+                let board = format!("Dodgem {0}x{0} ({1})", game.size(), game.objective().id());
+                Box::new(puzzles(&Judge { game, values }, board, count, seed)?)
             }
             _ => anyhow::bail!("Dodgem has no {} command", operation.name()),
         })

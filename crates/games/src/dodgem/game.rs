@@ -6,6 +6,7 @@ use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
+use crate::puzzles::{COUNT, PUZZLE_SEED};
 
 const SIZE: Field = Field::value("size", "N", "Board size (2 to 6)").required();
 const MISERE: Field = Field::flag("misere", "Misère: getting all your cars off, or having no move, loses");
@@ -76,6 +77,12 @@ pub const INFO: GameInfo = GameInfo {
             about: "Dodgem, from the start",
             fields: &[SIZE, MISERE, LEVELS, GAMES_PLAYED, SEED, READ_UNITS],
             served: None,
+        },
+        Supported {
+            operation: Operation::Puzzle,
+            about: "Dodgem",
+            fields: &[SIZE, MISERE, COUNT, PUZZLE_SEED, READ_UNITS],
+            served: Some("puzzle"),
         },
         Supported {
             operation: Operation::Bench,

@@ -3,12 +3,17 @@
 
 use std::fmt::Write;
 
+use anyhow::Context;
+
+use solved_engine::Value;
+
 use super::answers::{board, describe};
 use super::{Dodgem, DodgemValues, Ending, Move, Objective, Player, Position};
 use crate::front::{self, Opponent, Playable, Seat};
 use crate::levels::Contest;
 use crate::levels::Worth;
 use crate::params::Params;
+use crate::puzzles::Notation;
 
 /// A board and its solved values: what each move is worth.
 pub(super) struct Judge {
@@ -41,6 +46,18 @@ impl Contest for Judge {
             Some(_) => -1,
             None => 0,
         }
+    }
+}
+
+impl Notation for Judge {
+    fn position_text(&self, _: &[String], pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn move_text(&self, pos: &Position, next: &Position) -> anyhow::Result<String> {
+        let ranked = self.values.ranked_moves(&self.game, pos)?;
+        let (m, _, _) = ranked.iter().find(|r| r.2 == *next).context("no move leads there")?;
+        Ok(m.to_string())
     }
 }
 
@@ -118,9 +135,8 @@ impl Playable for Session {
     }
 
     fn said(&self, pos: &Position, next: &Position) -> anyhow::Result<String> {
-        let ranked = self.judge.values.ranked_moves(&self.judge.game, pos)?;
-        let (m, value, _) = ranked.iter().find(|r| r.2 == *next).expect("the computer plays a legal move");
-        Ok(format!("{} plays {m} ({value})", pos.turn()))
+        let value = Value::of_move_into(self.judge.values.value(&self.judge.game, next)?);
+        Ok(format!("{} plays {} ({value})", pos.turn(), self.judge.move_text(pos, next)?))
     }
 
     fn hints(&self, pos: &Position) -> anyhow::Result<String> {

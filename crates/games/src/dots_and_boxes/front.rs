@@ -14,6 +14,7 @@ use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
+use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
 
 /// Dots and Boxes in the registry.
@@ -47,6 +48,13 @@ impl Game for DotsAndBoxes {
                 let (quiet, table, _) = table(&board, host)?;
                 let name = super::answers::describe(&board);
                 Box::new(play_match(&Judge { board, quiet, table }, name, levels, games, seed)?)
+            }
+            Operation::Puzzle => {
+                let board = Board::from_params(params)?;
+                let (count, seed) = puzzle_params(params)?;
+                let (quiet, table, _) = table(&board, host)?;
+                let name = super::answers::describe(&board);
+                Box::new(puzzles(&Judge { board, quiet, table }, name, count, seed)?)
             }
             _ => anyhow::bail!("Dots and Boxes has no {} command", operation.name()),
         })

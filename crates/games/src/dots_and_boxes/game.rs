@@ -7,6 +7,7 @@ use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
+use crate::puzzles::{COUNT, PUZZLE_SEED};
 
 const ROWS: Field = Field::value("rows", "R", "Rows of boxes").required();
 const COLS: Field = Field::value("cols", "C", "Columns of boxes").required();
@@ -78,6 +79,12 @@ pub const INFO: GameInfo = GameInfo {
             about: "Dots and Boxes, from the start",
             fields: &[ROWS, COLS, VARIANT, LEVELS, GAMES_PLAYED, SEED],
             served: None,
+        },
+        Supported {
+            operation: Operation::Puzzle,
+            about: "Dots and Boxes (moves name the position)",
+            fields: &[ROWS, COLS, VARIANT, COUNT, PUZZLE_SEED],
+            served: Some("puzzle"),
         },
         Supported {
             operation: Operation::Bench,

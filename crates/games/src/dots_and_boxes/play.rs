@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use rand::rngs::StdRng;
 use solved_engine::Table;
 
@@ -15,6 +17,7 @@ use crate::front::{self, Opponent, Playable, Seat};
 use crate::levels::Contest;
 use crate::levels::{Level, Worth};
 use crate::params::Params;
+use crate::puzzles::Notation;
 
 /// A board and its quiet table: what each line is worth.
 pub(super) struct Judge {
@@ -75,6 +78,18 @@ impl Contest for Judge {
         }
         let line = self.scorer().choose(pos, rng)?;
         Ok(Some(self.board.play(pos, line).expect("the computer draws an undrawn line")))
+    }
+}
+
+impl Notation for Judge {
+    /// A position of Dots and Boxes is named by its lines in the order
+    /// drawn, which says who took each box.
+    fn position_text(&self, line: &[String], _: &Position) -> String {
+        line.join(",")
+    }
+
+    fn move_text(&self, pos: &Position, next: &Position) -> anyhow::Result<String> {
+        Ok(self.line_between(pos, next).context("no line leads there")?.to_string())
     }
 }
 

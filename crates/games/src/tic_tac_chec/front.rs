@@ -18,6 +18,7 @@ use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered, quote};
+use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable, obtain};
 
 /// Tic-Tac-Chec in the registry.
@@ -68,6 +69,12 @@ impl Game for TicTacChecGame {
                 let judge = Judge { values: values(&game, host)?, game };
                 let board = format!("Tic-Tac-Chec ({} pawns)", judge.game.rule().id());
                 Box::new(play_match(&judge, board, levels, games, seed)?)
+            }
+            Operation::Puzzle => {
+                let (count, seed) = puzzle_params(params)?;
+                let judge = Judge { values: values(&game, host)?, game };
+                let board = format!("Tic-Tac-Chec ({} pawns)", judge.game.rule().id());
+                Box::new(puzzles(&judge, board, count, seed)?)
             }
             Operation::Census => {
                 let began = Instant::now();

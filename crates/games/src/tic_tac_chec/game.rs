@@ -12,6 +12,7 @@ use crate::contest::{GAMES_PLAYED, LEVELS};
 use crate::info::{GameInfo, Operation, Supported};
 use crate::levels::LEVEL;
 use crate::params::{BASELINE, Field, HINTS, ParamError, Params, REPEAT, Rendered, SEED, THREAD_COUNTS};
+use crate::puzzles::{COUNT, PUZZLE_SEED};
 use crate::tables::Solvable;
 
 const PAWN: Field = Field::value(
@@ -76,6 +77,12 @@ pub const INFO: GameInfo = GameInfo {
             about: "Tic-Tac-Chec, from the empty board (needs the table)",
             fields: &[PAWN, LEVELS, GAMES_PLAYED, SEED],
             served: None,
+        },
+        Supported {
+            operation: Operation::Puzzle,
+            about: "Tic-Tac-Chec (needs the table)",
+            fields: &[PAWN, COUNT, PUZZLE_SEED],
+            served: Some("puzzle"),
         },
         Supported { operation: Operation::Line, about: "Tic-Tac-Chec", fields: &PROBE, served: Some("line") },
         Supported {

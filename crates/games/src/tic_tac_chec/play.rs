@@ -5,6 +5,8 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
+use anyhow::Context;
+
 use solved_engine::{DenseIndex, Value, Values};
 
 use super::{Color, Move, PawnRule, Piece, Position, ProbeValues, TicTacChec};
@@ -12,6 +14,7 @@ use crate::front::{self, Opponent, Playable, Seat};
 use crate::levels::Contest;
 use crate::levels::Worth;
 use crate::params::Params;
+use crate::puzzles::Notation;
 
 /// A pawn rule and its solved values: what each move is worth.
 pub(super) struct Judge {
@@ -48,6 +51,17 @@ impl Contest for Judge {
             Value::Draw => 0,
         };
         if self.first_to_move(pos) { for_mover } else { -for_mover }
+    }
+}
+
+impl Notation for Judge {
+    fn position_text(&self, _: &[String], pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn move_text(&self, pos: &Position, next: &Position) -> anyhow::Result<String> {
+        let ranked = self.ranked(pos);
+        Ok(ranked.iter().find(|r| r.2 == *next).context("no move leads there")?.0.to_string())
     }
 }
 
