@@ -38,7 +38,10 @@ test("no serious accessibility violation on any page", async () => {
       const [query, ready] = MID_USE[id] ?? ["", opened];
       return [`/${id}${query}`, ready];
     }),
+    ["/puzzles", () => document.querySelectorAll("#puzzles a.today").length >= 2],
+    ["/dodgem?puzzle=1", () => /^Puzzle/.test(document.getElementById("status")?.textContent)],
     ["/docs/readme", () => document.querySelector("article.doc")],
+    ["/docs/ladders", () => document.querySelector("article.doc")],
   ];
   for (const [path, ready] of pages) {
     await page.goto(`${shared.server.url}${path}`);

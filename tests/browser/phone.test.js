@@ -10,7 +10,7 @@ test("at 390 px no page scrolls sideways", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   // Every game's page, as the registry lists them.
   const games = await (await fetch(`${shared.server.url}/api/games`)).json();
-  for (const path of ["/", ...games.map((game) => `/${game.id}`), "/docs", "/docs/readme"]) {
+  for (const path of ["/", ...games.map((game) => `/${game.id}`), "/puzzles", "/docs", "/docs/readme", "/docs/ladders"]) {
     await page.goto(`${shared.server.url}${path}?delay=0`);
     // Each page draws once its first answer is in: the status line says something other than setting up.
     await page.waitForFunction(() => !document.getElementById("status") || !/Setting up|^$/.test(document.getElementById("status").textContent));

@@ -3,7 +3,7 @@
 //! games the casual level plays from the start, seeded, and graded by the
 //! distance to the end and by how many tempting moves change the result.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::front::Answer;
 use crate::levels::{Contest, Level, Outcome, Worth};
-use crate::params::{Field, ParamError, Params};
+use crate::params::{Field, ParamError, Params, Rendered};
 use crate::text::columns;
 
 /// How a game's positions and moves are written, for a puzzle to be
@@ -72,6 +72,8 @@ pub struct Puzzle {
 pub struct Puzzles {
     /// The game and board.
     pub board: String,
+    /// The board's parameters, as a query (and a page's link) gives them.
+    pub settings: BTreeMap<&'static str, String>,
     /// The seed they were drawn from.
     pub seed: u64,
     /// The puzzles, as many as asked where the games played found them.
@@ -152,14 +154,20 @@ fn puzzle_at<C: Notation>(contest: &C, line: &[String], pos: &C::Position) -> an
     }))
 }
 
-/// `count` puzzles of `contest`, each from a game the casual level plays
+/// `count` puzzles of `contest` (on `board`, named for people and as
+/// parameters), each from a game the casual level plays
 /// against itself from the start for a number of plies drawn from `seed`;
 /// positions already drawn are not drawn again.
 ///
 /// # Errors
 ///
 /// If the table cannot be read.
-pub fn puzzles<C: Notation>(contest: &C, board: String, count: u32, seed: u64) -> anyhow::Result<Puzzles> {
+pub fn puzzles<C: Notation>(
+    contest: &C,
+    (board, settings): (String, Rendered),
+    count: u32,
+    seed: u64,
+) -> anyhow::Result<Puzzles> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut found = Vec::new();
     let mut seen = HashSet::new();
@@ -187,5 +195,5 @@ pub fn puzzles<C: Notation>(contest: &C, board: String, count: u32, seed: u64) -
             found.push(puzzle);
         }
     }
-    Ok(Puzzles { board, seed, puzzles: found })
+    Ok(Puzzles { board, settings: settings.into_iter().collect(), seed, puzzles: found })
 }

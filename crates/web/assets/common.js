@@ -192,3 +192,27 @@ function statusLine() {
   };
   return node;
 }
+
+/** The puzzles answered in this browser, and the run of right answers: `{ streak, best, answered: { key: verdict } }`. */
+function puzzleStreak() {
+  try {
+    const kept = JSON.parse(localStorage.getItem("solved-puzzles") || "{}");
+    return { streak: kept.streak || 0, best: kept.best || 0, answered: kept.answered || {} };
+  } catch {
+    return { streak: 0, best: 0, answered: {} };
+  }
+}
+
+/** Keeps the first answer to puzzle `key`: a right one lengthens the run, a wrong one ends it. */
+function recordPuzzle(key, verdict) {
+  const kept = puzzleStreak();
+  if (kept.answered[key]) return;
+  kept.answered[key] = verdict;
+  kept.streak = verdict === "right" ? kept.streak + 1 : 0;
+  kept.best = Math.max(kept.best, kept.streak);
+  try {
+    localStorage.setItem("solved-puzzles", JSON.stringify(kept));
+  } catch {
+    // A browser that keeps nothing still plays the puzzle.
+  }
+}

@@ -98,6 +98,14 @@ function boardPage(game) {
   const levelPolicy = h("p", { id: "level-policy", class: "note level-policy" });
   // The marks of the person's moves, once the game is over.
   const scorecard = h("p", { id: "scorecard", class: "scorecard", hidden: true });
+  // Whether the person wants the values shown (the hints box).
+  let valuesTicked = true;
+  const hintsBox = hintsToggle((ticked) => {
+    valuesTicked = ticked;
+    redraw();
+  });
+  // The puzzle the link asks for (`puzzle=SEED`): what /api/<id>/puzzle drew, with the person's answer once given.
+  let puzzle = null;
 
   // Until a game is shown there is nothing to take back, play again or go on from.
   const button = (spec, initially, press) => spec && h("button", { id: spec[0], type: "button", ...initially, onclick: press }, spec[1]);
@@ -110,7 +118,8 @@ function boardPage(game) {
   const cacheKey = (params) => apiQuery(params).toString();
   const idAt = (view, ply) => (ply === 0 ? game.start(view.settings) : view.line[ply - 1].id);
   const names = (line) => line.map((entry) => entry.move);
-  const isPerson = (mover) => game.isPerson(shown.settings, mover);
+  // A puzzle is the person's to solve, whatever side the settings give the computer.
+  const isPerson = (mover) => Boolean(puzzle) || game.isPerson(shown.settings, mover);
 
   /** The probe of position `id` under `settings`: asked once, then read from the cache. Null if `request` went
    * stale meanwhile. */
@@ -229,6 +238,7 @@ function boardPage(game) {
     url.searchParams.delete("lines");
     url.searchParams.delete("at");
     game.writeUrl(shown.settings, url.searchParams);
+    if (!puzzle) url.searchParams.delete("puzzle");
     if (level === "perfect") url.searchParams.delete("level");
     else url.searchParams.set("level", level);
     url.searchParams.set("moves", names(shown.line).join(","));
@@ -240,14 +250,30 @@ function boardPage(game) {
   }
 
   /** The game the URL holds: a link, a reload, Back or Forward. */
-  function open(how) {
+  async function open(how) {
     const query = new URLSearchParams(location.search);
     const problems = [];
     const settings = game.readUrl(query, problems);
     game.showSettings(settings);
     level = linkChoice(query, "level", levels.map((l) => l.name), problems, "perfect");
     showLevel();
-    const moves = (query.get("moves") ?? query.get("lines") ?? "").split(",").filter(Boolean);
+    let moves = (query.get("moves") ?? query.get("lines") ?? "").split(",").filter(Boolean);
+    if (query.has("puzzle")) {
+      const request = requests.begin();
+      try {
+        const body = await request.get(`${game.id}/puzzle`, { ...game.probeParams(settings, null), seed: query.get("puzzle") });
+        if (!body) return;
+        request.finish();
+        puzzle = openPuzzle(body, query.get("puzzle"), moves);
+        if (!puzzle) problems.push("No puzzle was found for this link.");
+        else if (!puzzle.verdict) moves = puzzle.line;
+      } catch (error) {
+        fail(error, request, () => open(how));
+        return;
+      }
+    } else {
+      puzzle = null;
+    }
     const asked = query.get("ply") ?? query.get("at");
     let ply = null;
     if (asked !== null) {
@@ -259,13 +285,55 @@ function boardPage(game) {
     settle({ settings, moves, ply, problems, history: how, computer: how !== "none", source: "link" });
   }
 
+  /** The puzzle `body` drew for `seed`, answered already if `moves` (the link's) go one move past it. */
+  function openPuzzle(body, seed, moves) {
+    const found = body.puzzles[0];
+    if (!found) return null;
+    const key = `${game.id}?${new URLSearchParams(body.settings)}&puzzle=${seed}`;
+    const answered = moves.length > found.line.length && found.line.every((move, i) => moves[i] === move);
+    const played = answered ? moves[found.line.length] : null;
+    return { ...found, key, played, verdict: played && (played === found.answer ? "right" : "wrong"), refutation: null };
+  }
+
+  /** How a move is worth to its mover, in a few characters: `W7`, `=`, or a final score `A − B +3`. */
+  const worthLabel = (move) => (move.score !== undefined ? `A − B ${move.score > 0 ? "+" : ""}${move.score}` : valueLabel(move));
+
+  /** The puzzle's words at its position: the question, or the verdict on the answer given. */
+  function puzzleWords() {
+    const before = controller.probeAt(puzzle.line.length);
+    const goal = puzzle.score !== undefined ? "reach the best final score" : puzzle.value === "win" ? "win" : "hold the draw";
+    if (!puzzle.verdict) {
+      return `Puzzle (${puzzle.difficulty}): ${before.to_move} to play and ${goal}. Exactly one of the ${puzzle.moves} moves does; the values stay hidden until you answer.`;
+    }
+    const answer = before.moves.find((m) => m.move === puzzle.answer);
+    const streak = puzzleStreak();
+    const tally = ` Puzzles in a row: ${streak.streak} (best ${streak.best}).`;
+    if (puzzle.verdict === "right") return `Right: ${puzzle.answer} (${worthLabel(answer)}) is the one move that does it.${tally}`;
+    const played = before.moves.find((m) => m.move === puzzle.played);
+    const line = puzzle.refutation?.length ? ` Best play after it: ${puzzle.refutation.slice(0, 8).join(" ")}${puzzle.refutation.length > 8 ? " …" : ""}.` : "";
+    return `Not this time: after ${puzzle.played} (${played ? worthLabel(played) : "?"}) ${before.to_move} no longer can ${goal}; the one move was ${puzzle.answer} (${worthLabel(answer)}).${line}${tally}`;
+  }
+
+  /** The perfect line from the position the wrong answer led to, where the game serves one. */
+  async function refute(id) {
+    try {
+      const body = await lineRequests.begin().get(`${game.id}/line`, game.probeParams(shown.settings, id));
+      if (!body || !puzzle) return;
+      puzzle.refutation = body.moves.map((m) => m.move);
+      redraw();
+    } catch {
+      // A game without a served line is refuted by the values alone.
+    }
+  }
+
   /** The status line: the error, else the notice and the page's words. */
   function showStatus() {
     retryButton.hidden = !failure?.retry;
     if (failure) {
       status.show(failure.words, true);
     } else if (shown) {
-      const words = game.status();
+      const atPuzzle = puzzle && shown.ply === puzzle.line.length + (puzzle.verdict ? 1 : 0);
+      const words = atPuzzle ? puzzleWords() : game.status();
       status.show(notice ? `${notice} ${words}` : words, Boolean(notice));
     }
   }
@@ -293,6 +361,12 @@ function boardPage(game) {
     /** The status line, with its Retry button and the progress of a table being built. */
     statusBar: h("div", { class: "status-bar" }, status, retryButton, progress),
     buttons,
+    /** The hints box, labelled `words`, to put among the page's controls. */
+    hintsControl: (words) => h("label", {}, hintsBox, words),
+    /** Whether values are shown: the hints box ticked, and no puzzle waiting for its answer. */
+    get showValues() {
+      return valuesTicked && !(puzzle && !puzzle.verdict);
+    },
     /** The computer's level, to put among the page's controls, and the sentence that says what it does. */
     levelControl: h("label", {}, "Computer ", levelSelect),
     levelPolicy,
@@ -300,7 +374,8 @@ function boardPage(game) {
     scorecard,
     /** Fills the list `record` with the game (see record.js), the person's moves marked; `moverWords` names a side. */
     renderRecord(record, moverWords) {
-      renderRecord(record, this.line, this.ply, (ply) => this.goTo(ply), { moverWords, marked: (entry) => isPerson(entry.mover) });
+      const marked = (entry) => isPerson(entry.mover);
+      renderRecord(record, this.line, this.ply, (ply) => this.goTo(ply), { moverWords, marked, values: this.showValues });
     },
     get settings() {
       return shown?.settings;
@@ -338,7 +413,14 @@ function boardPage(game) {
     play(name) {
       // Until the answer for the position now shown arrives, the moves on screen belong to the one before.
       if (requests.pending || !shown) return;
-      if (!game.entry(this.probe, name, idAt(shown, shown.ply))) return;
+      const entry = game.entry(this.probe, name, idAt(shown, shown.ply));
+      if (!entry) return;
+      if (puzzle && !puzzle.verdict && shown.ply === puzzle.line.length) {
+        puzzle.played = name;
+        puzzle.verdict = name === puzzle.answer ? "right" : "wrong";
+        recordPuzzle(puzzle.key, puzzle.verdict);
+        if (puzzle.verdict === "wrong") refute(entry.id);
+      }
       step([...names(shown.line.slice(0, shown.ply)), name], null, true);
     },
     /** Shows ply `ply` of the line. */
@@ -361,6 +443,7 @@ function boardPage(game) {
     },
     /** A new game under the settings the controls show. */
     newGame() {
+      puzzle = null;
       settle({ settings: game.settings(), moves: [], ply: null, history: "push", computer: true, source: "line" });
     },
     /** The line played again under the settings the controls show (a move they no longer allow ends it). */

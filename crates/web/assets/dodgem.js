@@ -8,7 +8,6 @@
   // What belongs to the position on the board: the car picked up, and what to give the keyboard focus to once the
   // board is drawn again. The game itself is the controller's.
   const state = { selected: null, focus: null };
-  let hints = true;
 
   const sizeSelect = h(
     "select",
@@ -31,10 +30,6 @@
     h("option", { value: "analysis" }, "two people (analysis)"),
   );
   const misereBox = h("input", { type: "checkbox", id: "misere", onchange: () => page.newGame() });
-  const hintsBox = hintsToggle((ticked) => {
-    hints = ticked;
-    page.redraw();
-  });
   const board = svg("svg", { id: "board", role: "group", "aria-label": "Dodgem board" });
   const facts = h("dl", { class: "facts" });
   const record = h("ol", { id: "record", class: "record" });
@@ -106,7 +101,7 @@
       h("label", {}, "Mode ", modeSelect),
       page.levelControl,
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
-      h("label", {}, hintsBox, "hints"),
+      page.hintsControl("hints"),
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
       page.buttons.undo,
       page.buttons.redo,
@@ -271,22 +266,22 @@
           }),
         );
       }
-      const shade = colour(hints ? m.value : "muted");
+      const shade = colour(page.showValues ? m.value : "muted");
       const label = valueLabel(m);
       const target = svg("g", {
         class: state.selected ? "target" : "dot",
         "data-move": m.move,
-        "data-label": hints ? label : "",
+        "data-label": page.showValues ? label : "",
         style: "cursor:pointer",
       });
       if (state.selected) {
         target.append(svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }));
-        if (hints) {
+        if (page.showValues) {
           target.append(
             svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: shade }, label),
           );
         }
-        pressable(target, `move ${m.move}${hints ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => page.play(m.move));
+        pressable(target, `move ${m.move}${page.showValues ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => page.play(m.move));
       } else {
         // Several cars may reach one square: put each dot on the side its car comes from.
         const from = corner(n, to.from.file, to.from.rank);
@@ -299,7 +294,7 @@
           page.play(m.move);
         });
       }
-      target.append(svg("title", {}, `${m.move}${hints ? ` ${label}` : ""}`));
+      target.append(svg("title", {}, `${m.move}${page.showValues ? ` ${label}` : ""}`));
       board.append(target);
     }
   }
@@ -318,10 +313,11 @@
       const onward = page.isPerson(probe.to_move)
         ? `Play a move or "Play on from here" to go on from this position.`
         : `"Play on from here" lets the computer (${probe.to_move}) go on from this position.`;
-      text = `Ply ${page.ply} of ${page.line.length}, ${probe.to_move} to move: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}. ${onward}`;
+      const value = page.showValues ? `: a ${valueWords(probe.value, probe.distance)} for ${probe.to_move}` : "";
+      text = `Ply ${page.ply} of ${page.line.length}, ${probe.to_move} to move${value}. ${onward}`;
     } else if (page.personToMove) {
       text = mode === "analysis" ? `${probe.to_move} to move.` : `Your move (${human}).`;
-      if (hints) {
+      if (page.showValues) {
         const whose = mode === "analysis" ? `${probe.to_move} has` : "you have";
         text += ` With perfect play ${whose} a ${valueWords(probe.value, probe.distance)}.`;
       }
@@ -342,12 +338,12 @@
       h("dt", {}, "to move"),
       h("dd", {}, probe.to_move),
       h("dt", {}, "value"),
-      h("dd", { id: "value" }, `${valueLabel(probe)} (${valueWords(probe.value, probe.distance)} for ${probe.to_move})`),
+      h("dd", { id: "value" }, page.showValues ? `${valueLabel(probe)} (${valueWords(probe.value, probe.distance)} for ${probe.to_move})` : "hidden (tick hints)"),
       h("dt", {}, "ply"),
       h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
     page.renderRecord(record);
-    chart.replaceChildren(chartOfPlies());
+    chart.replaceChildren(page.showValues ? chartOfPlies() : h("p", { class: "note" }, "Hidden with the hints."));
   }
 
   /** The value of every ply for Blue: Blue's wins in blue above the band, Red's in red below. */

@@ -19,7 +19,6 @@
   // What belongs to the position on the board: the line hinted, and the line drawn from the keyboard, after which
   // the focus goes on to the next. The game itself is the controller's.
   const state = { hinted: null, focus: null };
-  let hints = true;
 
   const presetSelect = h(
     "select",
@@ -45,10 +44,6 @@
     h("option", { value: "A" }, "A (you are B)"),
     h("option", { value: "none" }, "neither (you play both)"),
   );
-  const hintsBox = hintsToggle((ticked) => {
-    hints = ticked;
-    page.redraw();
-  });
   const hintButton = h("button", { id: "hint", disabled: true, onclick: () => showHint() }, "Hint");
   const board = svg("svg", { id: "board", role: "group", "aria-label": "Dots and Boxes board" });
   const facts = h("dl", { class: "facts" });
@@ -124,7 +119,7 @@
       custom,
       h("label", {}, "Computer plays ", computerSelect),
       page.levelControl,
-      h("label", {}, hintsBox, "scores on every line"),
+      page.hintsControl("scores on every line"),
       hintButton,
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
       page.buttons.undo,
@@ -244,7 +239,7 @@
           }),
           svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "transparent", "stroke-width": 18 }),
         );
-        if (hints) {
+        if (page.showValues) {
           group.setAttribute("data-score", String(score.score));
           group.setAttribute("data-best", String(score.best));
           if (score.loony) group.setAttribute("data-loony", score.loony);
@@ -265,11 +260,11 @@
           group.append(label);
         }
         const words = `line ${name}: final score ${signed(score.score)}${score.best ? " (best)" : ""}${loonyWords(score)}`;
-        group.append(svg("title", {}, words));
+        group.append(svg("title", {}, page.showValues ? words : `line ${name}`));
         if (playable) {
           group.setAttribute("tabindex", "0");
           group.setAttribute("role", "button");
-          group.setAttribute("aria-label", hints ? words : `line ${name}`);
+          group.setAttribute("aria-label", page.showValues ? words : `line ${name}`);
           group.addEventListener("click", () => page.play(name));
           group.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") {
@@ -327,7 +322,7 @@
     let text = `${p.to_move} to move${whose}.`;
     if (page.computerWaits) text = `${p.to_move} to move (the computer): "Play on from here" lets it.`;
     text += ` Boxes A ${a} – B ${b}.`;
-    if (hints) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
+    if (page.showValues) text += ` With perfect play the final score A − B is ${signed(p.value)}.`;
     return text;
   }
 
@@ -341,13 +336,13 @@
       h("dt", {}, "lines on the board"),
       h("dd", { id: "moves" }, linesShown().join(",") || "none yet"),
       h("dt", {}, p.over ? "result" : "with best play"),
-      h("dd", { id: "value" }, `${outcomeWords(p.value)} (A − B ${signed(p.value)})`),
+      h("dd", { id: "value" }, p.over || page.showValues ? `${outcomeWords(p.value)} (A − B ${signed(p.value)})` : "hidden (tick the scores)"),
       h("dt", {}, "ply"),
       h("dd", {}, `${page.ply} of ${page.line.length}`),
     );
     page.renderRecord(record);
-    chart.replaceChildren(chartOfPlies(p));
-    hintButton.disabled = !page.personToMove;
+    chart.replaceChildren(page.showValues ? chartOfPlies(p) : h("p", { class: "note" }, "Hidden with the scores."));
+    hintButton.disabled = !page.personToMove || !page.showValues;
   }
 
   /** The final score with best play at every ply, A's wins above the band and B's below. */

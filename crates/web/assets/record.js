@@ -60,11 +60,11 @@ function pressable(element, label, press) {
 
 /**
  * Fills the list `record` with the game: rows numbered, each move a button with its value as played and, where
- * `marked(entry)` (the person's moves), its grade's mark; ply `at` marked as the one on the board. Clicking a move
+ * `marked(entry)` (the person's moves), its grade's mark, unless `values` is false; ply `at` marked as the one on the board. Clicking a move
  * calls `goTo(ply)`. `moverWords(mover)` names a side for a screen reader; a turn of several moves (a box
  * completed) shows its mover.
  */
-function renderRecord(record, line, at, goTo, { moverWords = (mover) => mover, marked = () => true } = {}) {
+function renderRecord(record, line, at, goTo, { moverWords = (mover) => mover, marked = () => true, values = true } = {}) {
   const several = line.some((entry, i) => i > 0 && line[i - 1].mover === entry.mover);
   const items = recordRows(line).map((row, number) => {
     const turns = row.map((turn) => {
@@ -72,14 +72,16 @@ function renderRecord(record, line, at, goTo, { moverWords = (mover) => mover, m
         const entry = line[ply - 1];
         const classes = ["ply"];
         if (ply === at) classes.push("current");
-        const mark = gradeMark(entry, marked);
+        // With the values hidden, a move is only its name.
+        const mark = values ? gradeMark(entry, marked) : "";
         if (mark) classes.push(entry.grade);
-        const words = `${moverWords(entry.mover)} ${entry.move}, ${entry.label}${mark ? `, ${GRADES[entry.grade].words}` : ""}`;
+        const label = values ? entry.label : "";
+        const words = `${moverWords(entry.mover)} ${entry.move}${label ? `, ${label}` : ""}${mark ? `, ${GRADES[entry.grade].words}` : ""}`;
         return h(
           "button",
           { class: classes.join(" "), "data-move": entry.move, "data-ply": ply, "data-grade": mark ? entry.grade : null, "aria-label": words, title: words, onclick: () => goTo(ply) },
           `${entry.move} `,
-          h("span", { class: `v ${valueClass(entry.value)}` }, entry.label),
+          label ? h("span", { class: `v ${valueClass(entry.value)}` }, label) : null,
           mark ? h("span", { class: "grade", "aria-hidden": "true" }, mark) : null,
         );
       });

@@ -94,6 +94,7 @@
       h("label", {}, "Pawns: ", pawnSelect),
       h("label", {}, "Computer plays ", computerSelect),
       page.levelControl,
+      page.hintsControl("values"),
       page.buttons.undo,
       page.buttons.redo,
       bestButton,
@@ -237,9 +238,10 @@
       for (const m of movesOf(state.selected)) {
         const { x, y } = squareXY(target(m));
         const mark = svg("g", { class: "target", "data-move": m.move, style: "cursor:pointer" });
-        const shade = colour(m.value || "muted");
+        const shown = page.showValues && m.value;
+        const shade = colour(shown ? m.value : "muted");
         mark.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 20, fill: colour("white"), "fill-opacity": 0.85, stroke: shade, "stroke-width": 3 }));
-        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: shade }, valueLabel(m)));
+        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: shade }, shown ? valueLabel(m) : "•"));
         mark.addEventListener("click", (event) => {
           event.stopPropagation();
           page.play(m.move);
@@ -256,7 +258,7 @@
     const opening = p.opening ? " (opening: placements only)" : "";
     if (p.over) return `Game over: ${side === "White" ? "Black" : "White"} has four in a line.`;
     if (page.thinking) return `${side} (the computer) is thinking…`;
-    if (p.value) return `${side} to move${opening}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
+    if (p.value && page.showValues) return `${side} to move${opening}: ${valueWords(p.value, p.distance)} for ${side} with perfect play.`;
     return `${side} to move${opening}.`;
   }
 
@@ -271,15 +273,18 @@
         h("span", { class: "note" }, "then reload this page. Until then you can still walk through the rules."),
       );
     }
+    // With the values hidden, the moves come in the order of their names, which gives nothing away.
+    const shown = page.showValues;
+    const moves = shown ? p.moves : [...p.moves].sort((a, b) => (a.move < b.move ? -1 : 1));
     const button = (m) =>
       h(
         "button",
-        { class: valueClass(m.value), "data-move": m.move, "data-label": valueLabel(m), onclick: () => page.play(m.move) },
+        { class: shown ? valueClass(m.value) : "", "data-move": m.move, "data-label": shown ? valueLabel(m) : "", onclick: () => page.play(m.move) },
         m.move,
-        h("span", { class: "v" }, m.value ? valueLabel(m) : ""),
+        h("span", { class: "v" }, shown && m.value ? valueLabel(m) : ""),
       );
     // Placements (the whole opening) come grouped by the piece placed, best first within each.
-    const placements = p.moves.filter((m) => !m.from);
+    const placements = moves.filter((m) => !m.from);
     if (placements.length > 8) {
       const roles = [...new Set(placements.map((m) => m.role))];
       const names = { P: "pawn", N: "knight", B: "bishop", R: "rook" };
@@ -292,18 +297,18 @@
             ...placements.filter((m) => m.role === role).map(button),
           ),
         ),
-        ...p.moves.filter((m) => m.from).map(button),
+        ...moves.filter((m) => m.from).map(button),
       );
     } else {
-      moveList.replaceChildren(...p.moves.map(button));
+      moveList.replaceChildren(...moves.map(button));
     }
     if (p.moves.length === 0) moveList.append(h("span", { class: "note" }, "no moves: the game is over"));
     positionText.textContent = p.position;
     page.renderRecord(record);
-    chart.hidden = !p.value;
-    chart.replaceChildren(...(p.value ? [chartOfPlies()] : []));
-    perfectButton.disabled = !p.value;
-    bestButton.disabled = p.moves.length === 0;
+    chart.hidden = !p.value || !shown;
+    chart.replaceChildren(...(p.value && shown ? [chartOfPlies()] : []));
+    perfectButton.disabled = !p.value || !shown;
+    bestButton.disabled = p.moves.length === 0 || !shown;
   }
 
   /** The value of every ply of the line for White: White's wins above the band, Black's below. */

@@ -41,11 +41,23 @@ struct GameJson {
     id: &'static str,
     name: &'static str,
     about: &'static str,
+    /// Whether `GET /api/GAME/puzzle` draws its puzzles.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    puzzles: bool,
 }
 
 async fn list(State(state): State<Shared>) -> Json<Vec<GameJson>> {
     let games = state.games().iter().map(|g| g.info());
-    Json(games.map(|g| GameJson { id: g.id, name: g.name, about: g.about }).collect())
+    Json(
+        games
+            .map(|g| GameJson {
+                id: g.id,
+                name: g.name,
+                about: g.about,
+                puzzles: g.operations.iter().any(|s| s.served == Some("puzzle")),
+            })
+            .collect(),
+    )
 }
 
 /// A level of the computer, as the pages offer it.

@@ -17,7 +17,8 @@ use crate::error::ApiError;
 const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 pub(crate) fn routes(games: &[&'static dyn Game]) -> Router<Shared> {
-    let mut router = Router::new().route("/", get(index)).route("/assets/{name}", get(asset));
+    let mut router =
+        Router::new().route("/", get(index)).route("/puzzles", get(puzzles)).route("/assets/{name}", get(asset));
     for game in games.iter().map(|g| g.info()) {
         let page = move |State(state): State<Shared>| async move { game_page(state.games(), game.id, game.name) };
         router = router.route(&format!("/{}", game.id), get(page));
@@ -35,6 +36,10 @@ pub(crate) fn shell(games: &[&'static dyn Game], title: &str, current: Option<&s
             let here = if current == Some(g.id) { r#" aria-current="page""# } else { "" };
             format!(r#"<a href="/{}"{here}>{}</a>"#, g.id, g.name)
         })
+        .chain(std::iter::once({
+            let here = if current == Some("puzzles") { r#" aria-current="page""# } else { "" };
+            format!(r#"<a href="/puzzles"{here}>Puzzles</a>"#)
+        }))
         .collect();
     let version = env!("CARGO_PKG_VERSION");
     Html(format!(
@@ -75,6 +80,18 @@ async fn index(State(state): State<Shared>) -> Html<String> {
             "<h1>Small games, strongly solved</h1>\n<p>Every position of each game has been solved: play against \
              the perfect player, ask for hints, and see the value of every move.</p>\n<div class=\"cards\">{cards}</div>"
         ),
+    )
+}
+
+/// The puzzle of the day of every game that draws puzzles (`puzzles.js`).
+async fn puzzles(State(state): State<Shared>) -> Html<String> {
+    shell(
+        state.games(),
+        "Puzzles",
+        Some("puzzles"),
+        "<h1>Puzzles</h1>\n<p>Positions from the solved tables where exactly one move keeps the win, the draw or the \
+         best score: a new one every day for each game, the same for everyone.</p>\n<div id=\"app\"></div>\n\
+         <script src=\"/assets/common.js\"></script>\n<script src=\"/assets/puzzles.js\"></script>",
     )
 }
 
@@ -131,8 +148,8 @@ mod tests {
             let script = format!("{}.js", game.id);
             assert!(ASSETS.iter().any(|(name, _, _)| *name == script), "no {script} in assets/");
         }
-        // The scripts every page loads, beside its game's own.
-        let shared = ["common.js", "controller.js", "palette.js", "record.js"];
+        // The scripts every page loads, beside its game's own, and the puzzles page's.
+        let shared = ["common.js", "controller.js", "palette.js", "puzzles.js", "record.js"];
         let pages = ASSETS.iter().filter(|(name, _, _)| name.ends_with(".js") && !shared.contains(name)).count();
         assert_eq!(pages, GAMES.len(), "a page script for a game the registry does not list");
     }

@@ -66,7 +66,8 @@ impl Game for DodgemGame {
                 let (count, seed) = puzzle_params(params)?;
                 let values = values(&game, params, host)?;
                 let board = format!("Dodgem {0}x{0} ({1})", game.size(), game.objective().id());
-                Box::new(puzzles(&Judge { game, values }, board, count, seed)?)
+                let settings = game.to_params();
+                Box::new(puzzles(&Judge { game, values }, (board, settings), count, seed)?)
             }
             _ => anyhow::bail!("Dodgem has no {} command", operation.name()),
         })

@@ -81,7 +81,13 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Puzzle,
             about: "Dodgem",
-            fields: &[SIZE, MISERE, COUNT, PUZZLE_SEED, READ_UNITS],
+            fields: &[
+                Field::value("size", "N", "Board size (2 to 6)").with_default("4"),
+                MISERE,
+                COUNT,
+                PUZZLE_SEED,
+                READ_UNITS,
+            ],
             served: Some("puzzle"),
         },
         Supported {

@@ -54,7 +54,8 @@ impl Game for DotsAndBoxes {
                 let (count, seed) = puzzle_params(params)?;
                 let (quiet, table, _) = table(&board, host)?;
                 let name = super::answers::describe(&board);
-                Box::new(puzzles(&Judge { board, quiet, table }, name, count, seed)?)
+                let settings = board.to_params();
+                Box::new(puzzles(&Judge { board, quiet, table }, (name, settings), count, seed)?)
             }
             _ => anyhow::bail!("Dots and Boxes has no {} command", operation.name()),
         })

@@ -83,7 +83,13 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Puzzle,
             about: "Dots and Boxes (moves name the position)",
-            fields: &[ROWS, COLS, VARIANT, COUNT, PUZZLE_SEED],
+            fields: &[
+                Field::value("rows", "R", "Rows of boxes").with_default("3"),
+                Field::value("cols", "C", "Columns of boxes").with_default("3"),
+                VARIANT,
+                COUNT,
+                PUZZLE_SEED,
+            ],
             served: Some("puzzle"),
         },
         Supported {

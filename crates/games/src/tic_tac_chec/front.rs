@@ -74,7 +74,7 @@ impl Game for TicTacChecGame {
                 let (count, seed) = puzzle_params(params)?;
                 let judge = Judge { values: values(&game, host)?, game };
                 let board = format!("Tic-Tac-Chec ({} pawns)", judge.game.rule().id());
-                Box::new(puzzles(&judge, board, count, seed)?)
+                Box::new(puzzles(&judge, (board, judge.game.to_params()), count, seed)?)
             }
             Operation::Census => {
                 let began = Instant::now();
