@@ -140,7 +140,8 @@ test("Wilson's 4×4 board is offered, and without its table the page says how to
   await page.selectOption("#preset", "6");
   await page.waitForFunction(() => /where this server builds for at most/.test(document.getElementById("status")?.textContent));
   const status = await page.locator("#status").innerText();
-  assert.match(status, /Build it with `solved solve dots-and-boxes --rows 4 --cols 4`/);
+  assert.match(status, /Build it with solved solve dots-and-boxes --rows 4 --cols 4, then press Retry/);
+  assert.equal(await page.locator("#status code").first().innerText(), "solved solve dots-and-boxes --rows 4 --cols 4", "a command is set as code, not in backticks");
   // The refusal is expected; nothing else went wrong.
   assert.ok(problems.every((p) => /503/.test(p)), `${problems}`);
 });

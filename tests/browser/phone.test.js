@@ -30,3 +30,22 @@ test("at 390 px no page scrolls sideways", async () => {
     if (!path.startsWith("/docs")) await screenshot(page, `phone${path === "/" ? "-index" : path.replace("/", "-")}`);
   }
 });
+
+test("on a 390 px phone every control is at least 40 px tall", async () => {
+  const { page } = shared.session;
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/dodgem?delay=0&size=3&moves=a3-b3", "/dots-and-boxes?delay=0", "/tic-tac-chec", "/snakes", "/puzzles"]) {
+    await page.goto(`${shared.server.url}${path}`);
+    await page.waitForFunction(() => !document.getElementById("status") || !/Setting up|^$/.test(document.getElementById("status").textContent));
+    await page.waitForLoadState("networkidle");
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll("button, select, input, main a, header a, #record button.ply")]
+        .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden" && !e.closest("[hidden]"))
+        // A checkbox is as tall as the label around it, which takes the tap.
+        .map((e) => (e.type === "checkbox" && e.closest("label") ? e.closest("label") : e))
+        .filter((e) => e.getBoundingClientRect().height < 40 && !e.classList.contains("skip"))
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""} ${Math.round(e.getBoundingClientRect().height)}px "${e.textContent.trim().slice(0, 20)}"`),
+    );
+    assert.deepEqual(small, [], path);
+  }
+});

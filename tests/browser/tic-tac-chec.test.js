@@ -131,7 +131,7 @@ test("with the tables: the computer takes a side and plays at the level chosen; 
     const grades = await page.$$eval("#record button.ply", (nodes) => nodes.map((n) => n.dataset.grade ?? null));
     const truth = cli(dataDir, "probe", "tic-tac-chec", EMPTY).moves.find((m) => m.move === "N@b2");
     assert.deepEqual(grades, [truth.grade, null], "White's move is marked as the CLI grades it, the computer's is not");
-    assert.match(await page.locator("#status").innerText(), /^White to move/);
+    assert.match(await page.locator("#status").innerText(), /^Black \(the computer\) played \S+\. White to move/);
     assert.deepEqual(problems, []);
   } finally {
     page.off("request", listen);

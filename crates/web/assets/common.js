@@ -183,11 +183,12 @@ function hintsToggle(onToggle) {
   return box;
 }
 
-/** A status line whose text and error state can be set. */
+/** A status line whose text and error state can be set; a command in the text between backticks (as the server's
+ * messages write one) is shown as code. */
 function statusLine() {
   const node = h("div", { class: "status", id: "status", role: "status" });
   node.show = (text, isError = false) => {
-    node.textContent = text;
+    node.replaceChildren(...text.split("`").map((part, i) => (i % 2 ? h("code", { class: "command" }, part) : part)));
     node.classList.toggle("error", isError);
   };
   return node;

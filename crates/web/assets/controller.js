@@ -333,7 +333,10 @@ function boardPage(game) {
       status.show(failure.words, true);
     } else if (shown) {
       const atPuzzle = puzzle && shown.ply === puzzle.line.length + (puzzle.verdict ? 1 : 0);
-      const words = atPuzzle ? puzzleWords() : game.status();
+      // The computer's move is said as well as shown: the status is a live region a screen reader reads out.
+      const last = shown.line[shown.ply - 1];
+      const replied = !atPuzzle && last && shown.ply === shown.line.length && !isPerson(last.mover) ? `${last.mover} (the computer) played ${last.move}. ` : "";
+      const words = replied + (atPuzzle ? puzzleWords() : game.status());
       status.show(notice ? `${notice} ${words}` : words, Boolean(notice));
     }
   }
@@ -341,7 +344,14 @@ function boardPage(game) {
   /** Draws the page again, as it is. */
   function redraw() {
     if (!shown) return;
+    // A move redraws the board under the keyboard's focus: the focus stays on the board, not on the page.
+    const board = document.getElementById("board");
+    const focused = board?.contains(document.activeElement);
     game.draw();
+    if (focused && !board.contains(document.activeElement)) {
+      if (!board.hasAttribute("tabindex")) board.setAttribute("tabindex", "-1");
+      board.focus({ preventScroll: true });
+    }
     const { line, ply } = shown;
     if (buttons.undo) buttons.undo.disabled = undoPly(line, ply, isPerson) === null;
     if (buttons.redo) buttons.redo.disabled = ply >= line.length;
@@ -455,6 +465,8 @@ function boardPage(game) {
     /** Opens the game the URL holds, and follows Back and Forward: once the page's controls and board are in place. */
     async start() {
       status.show("Setting up the board…");
+      // The skip link's target, and where the focus stays while moves redraw the board.
+      document.getElementById("board")?.setAttribute("tabindex", "-1");
       try {
         levels = (await api("levels")).body || [];
       } catch {

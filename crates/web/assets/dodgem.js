@@ -278,7 +278,7 @@
         target.append(svg("circle", { cx: to.x + CELL / 2, cy: to.y + CELL / 2, r: 24, fill: colour("white"), stroke: shade, "stroke-width": 3 }));
         if (page.showValues) {
           target.append(
-            svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: shade }, label),
+            svg("text", { x: to.x + CELL / 2, y: to.y + CELL / 2 + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: colour(`${m.value}-text`) }, label),
           );
         }
         pressable(target, `move ${m.move}${page.showValues ? `, ${valueWords(m.value, m.distance)}` : ""}`, () => page.play(m.move));
@@ -287,7 +287,7 @@
         const from = corner(n, to.from.file, to.from.rank);
         const dx = Math.sign(from.x - to.x) * CELL * 0.3;
         const dy = Math.sign(from.y - to.y) * CELL * 0.3;
-        target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: shade }));
+        target.append(svg("circle", { cx: to.x + CELL / 2 + dx, cy: to.y + CELL / 2 + dy, r: 7, fill: page.showValues ? colour(`${m.value}-text`) : shade }));
         // The dots are a picture of every move; the keyboard reaches moves through the cars.
         target.addEventListener("click", (event) => {
           event.stopPropagation();

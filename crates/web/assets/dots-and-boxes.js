@@ -185,6 +185,15 @@
     board.style.width = `min(100%, ${2 * width}px, calc((100vh - 14rem) * ${width / height}))`;
     board.style.height = "auto";
     board.replaceChildren();
+    // Wilson's letters around the board: a line is named by its row's letter, then its column's.
+    for (let row = 0; row <= 2 * rows; row++) {
+      const { y } = xy(row, 0);
+      board.append(svg("text", { x: MARGIN / 2 - 3, y: y + 4, "text-anchor": "middle", "font-size": 11, fill: colour("label"), class: "coordinate", "aria-hidden": "true" }, String.fromCharCode(97 + row)));
+    }
+    for (let col = 0; col <= 2 * cols; col++) {
+      const { x } = xy(0, col);
+      board.append(svg("text", { x, y: MARGIN / 2 - 4, "text-anchor": "middle", "font-size": 11, fill: colour("label"), class: "coordinate", "aria-hidden": "true" }, String.fromCharCode(97 + col)));
+    }
     p.owners.forEach((owner, i) => {
       const r = Math.floor(i / cols);
       const c = i % cols;
@@ -229,7 +238,7 @@
           "data-line": name,
           style: playable ? "cursor:pointer" : "",
         });
-        const shade = colour(score.best ? "win" : "loss");
+        const shade = colour(score.best ? "win-text" : "loss-text");
         group.append(
           svg("line", {
             x1: a.x, y1: a.y, x2: b.x, y2: b.y,

@@ -38,7 +38,7 @@
   });
   const goalInput = h("input", { type: "number", id: "goal", min: 6, max: 400, value: 100 });
   const status = statusLine();
-  const board = svg("svg", { id: "board", role: "group", "aria-label": "Snakes and Ladders board" });
+  const board = svg("svg", { id: "board", role: "group", "aria-label": "Snakes and Ladders board", tabindex: "-1" });
   const facts = h("dl", { class: "facts", id: "facts" });
   const plot = svg("svg", { id: "distribution", role: "img", "aria-label": "game length distribution" });
 

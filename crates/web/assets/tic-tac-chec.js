@@ -12,7 +12,7 @@
   const app = document.getElementById("app");
   // What belongs to the position on the board: the piece picked up, and the one being dragged. The line explored
   // is the controller's.
-  const state = { selected: null, drag: null };
+  const state = { selected: null, drag: null, focus: null };
   // Where the line explored starts: the empty board, or the position of a link.
   let start = EMPTY;
 
@@ -32,7 +32,7 @@
   const bestButton = h("button", { id: "best", disabled: true, onclick: () => page.play(page.probe.moves[0].move) }, "Play the best move");
   const resetButton = h("button", { id: "reset", onclick: () => emptyBoard() }, "Empty board");
   const missing = h("div", { id: "missing", class: "panel", hidden: true });
-  const board = svg("svg", { id: "board", role: "img", "aria-label": "Tic-Tac-Chec board" });
+  const board = svg("svg", { id: "board", role: "group", "aria-label": "Tic-Tac-Chec board" });
   const moveList = h("div", { class: "moves", id: "moves" });
   const record = h("ol", { class: "record", id: "record" });
   const chart = h("div", { id: "chart", class: "chart" });
@@ -152,6 +152,7 @@
     };
   }
 
+  const ROLE_WORDS = { P: "pawn", N: "knight", B: "bishop", R: "rook" };
   const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
   /** Each square's corner by its name, as the API writes it: names are looked up, never read. */
   const CORNERS = new Map();
@@ -189,8 +190,26 @@
     if (movable) {
       const pick = piece.square ? { square: piece.square } : { role: piece.role };
       group.addEventListener("pointerdown", (event) => startDrag(event, pick));
+      // From the keyboard: Tab to a piece, Enter picks it up (or puts it down), then Tab to where it goes.
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      group.setAttribute("aria-label", `${piece.color} ${ROLE_WORDS[piece.role]} ${piece.square ? `on ${piece.square}` : "in hand"}${picked ? ", picked up" : ""}`);
+      group.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        const same = state.selected && JSON.stringify(state.selected) === JSON.stringify(pick);
+        state.selected = same ? null : pick;
+        state.focus = same ? null : "g.target";
+        page.redraw();
+      });
     }
     return group;
+  }
+
+  /** A move in words, for a screen reader: "knight from hand to b1, a draw". */
+  function moveWords(m) {
+    const what = m.from ? `${m.from} to ${m.to}` : `${ROLE_WORDS[m.role]} from hand to ${m.to}`;
+    return page.showValues && m.value ? `${what}, ${valueWords(m.value, m.distance)}` : what;
   }
 
   function draw() {
@@ -241,15 +260,17 @@
         const shown = page.showValues && m.value;
         const shade = colour(shown ? m.value : "muted");
         mark.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 20, fill: colour("white"), "fill-opacity": 0.85, stroke: shade, "stroke-width": 3 }));
-        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: shade }, shown ? valueLabel(m) : "•"));
-        mark.addEventListener("click", (event) => {
-          event.stopPropagation();
-          page.play(m.move);
-        });
+        const ink = colour(shown ? `${m.value}-text` : "label");
+        mark.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: ink }, shown ? valueLabel(m) : "•"));
+        pressable(mark, moveWords(m), () => page.play(m.move));
         board.append(mark);
       }
     }
     renderPanel();
+    if (state.focus) {
+      board.querySelector(state.focus)?.focus();
+      state.focus = null;
+    }
   }
 
   function status() {
@@ -281,7 +302,9 @@
         "button",
         { class: shown ? valueClass(m.value) : "", "data-move": m.move, "data-label": shown ? valueLabel(m) : "", onclick: () => page.play(m.move) },
         m.move,
-        h("span", { class: "v" }, shown && m.value ? valueLabel(m) : ""),
+        // The notation's `=` and `@` read badly aloud: a screen reader hears the move in words instead.
+        h("span", { class: "v", "aria-hidden": "true" }, shown && m.value ? valueLabel(m) : ""),
+        h("span", { class: "sr-only" }, `: ${moveWords(m)}`),
       );
     // Placements (the whole opening) come grouped by the piece placed, best first within each.
     const placements = moves.filter((m) => !m.from);

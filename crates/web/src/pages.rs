@@ -42,6 +42,13 @@ pub(crate) fn shell(games: &[&'static dyn Game], title: &str, current: Option<&s
         }))
         .collect();
     let version = env!("CARGO_PKG_VERSION");
+    // A keyboard reaches the board without a Tab for every link and control above it.
+    let game_page = current.is_some_and(|id| games.iter().any(|g| g.info().id == id));
+    let skip = if game_page {
+        r##"<a class="skip" href="#board">Skip to the board</a>"##
+    } else {
+        r##"<a class="skip" href="#main">Skip to the content</a>"##
+    };
     Html(format!(
         r#"<!doctype html>
 <html lang="en">
@@ -54,8 +61,9 @@ pub(crate) fn shell(games: &[&'static dyn Game], title: &str, current: Option<&s
 <script src="/assets/palette.js"></script>
 </head>
 <body>
+{skip}
 <header><a class="brand" href="/">solved</a><nav>{nav}</nav><button id="palette" class="palette" type="button" aria-pressed="false">Colour-blind palette</button></header>
-<main>
+<main id="main" tabindex="-1">
 {body}
 </main>
 <footer><a href="/docs">Documentation</a> · <a href="/docs/architecture">Where the source lives</a> · solved {version}</footer>
