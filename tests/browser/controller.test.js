@@ -156,7 +156,7 @@ test("dodgem: where a link stops at the computer's turn, the computer waits for 
 /** Tabs from the top of the page until the Retry button has the focus. */
 async function tabToRetry(page) {
   await page.evaluate(() => document.activeElement?.blur());
-  for (let tabs = 0; tabs < 80; tabs++) {
+  for (let tabs = 0; tabs < 200; tabs++) {
     await page.keyboard.press("Tab");
     if (await page.evaluate(() => document.activeElement?.id === "retry")) return;
   }

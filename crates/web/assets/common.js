@@ -217,3 +217,63 @@ function recordPuzzle(key, verdict) {
     // A browser that keeps nothing still plays the puzzle.
   }
 }
+
+/** A link from the top of a page to its rules. */
+function rulesLink() {
+  return h("a", { href: "#rules", class: "rules-link" }, "Rules");
+}
+
+/** How to read the numbers on a board, in one line next to it. */
+function legend(text) {
+  return h("p", { class: "note legend", id: "legend" }, text);
+}
+
+/** A page's rules: a section at `#rules` with `paragraphs` and `figures`, each `[picture, caption]`. */
+function rulesSection(paragraphs, figures = []) {
+  return h(
+    "section",
+    { id: "rules", class: "rules", "aria-labelledby": "rules-heading" },
+    h("h2", { id: "rules-heading" }, "Rules"),
+    ...paragraphs.map((p) => h("p", {}, p)),
+    h("div", { class: "figures" }, ...figures.map(([picture, caption]) => h("figure", {}, picture, h("figcaption", {}, caption)))),
+  );
+}
+
+/**
+ * A small board for the rules: `size`×`size` squares (file 0 at the left, rank 0 at the bottom), `pieces` as
+ * `{ at: [file, rank], text, fill }`, `dots` where a piece may go, `arrows` as `{ from, to }` (a square off the
+ * board points off its edge); `label` says it for a screen reader.
+ */
+function miniBoard({ size, pieces = [], dots = [], arrows = [], label }) {
+  const cell = 28;
+  const pad = 16;
+  const width = size * cell + 2 * pad;
+  // Each picture's arrow head has an id of its own: ids are unique in a page.
+  miniBoard.count = (miniBoard.count || 0) + 1;
+  const head = `arrow-head-${miniBoard.count}`;
+  const centre = ([file, rank]) => ({ x: pad + file * cell + cell / 2, y: pad + (size - 1 - rank) * cell + cell / 2 });
+  const picture = svg("svg", { viewBox: `0 0 ${width} ${width}`, width, height: width, role: "img", "aria-label": label });
+  for (let file = 0; file < size; file++) {
+    for (let rank = 0; rank < size; rank++) {
+      picture.append(svg("rect", { x: pad + file * cell, y: pad + rank * cell, width: cell, height: cell, fill: colour((file + rank) % 2 ? "square-dark" : "square-light"), stroke: colour("square-edge") }));
+    }
+  }
+  for (const at of dots) {
+    const { x, y } = centre(at);
+    picture.append(svg("circle", { cx: x, cy: y, r: 5, fill: colour("win-text") }));
+  }
+  for (const { from, to } of arrows) {
+    const [a, b] = [centre(from), centre(to)];
+    picture.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour("ink"), "stroke-width": 2.5, "marker-end": `url(#${head})` }));
+  }
+  const defs = svg("defs");
+  const marker = svg("marker", { id: head, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" });
+  marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour("ink") }));
+  defs.append(marker);
+  picture.prepend(defs);
+  for (const { at, text, fill } of pieces) {
+    const { x, y } = centre(at);
+    picture.append(svg("text", { x, y: y + 7, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: colour(fill), stroke: colour("ink"), "stroke-width": fill === "white" ? 1 : 0 }, text));
+  }
+  return picture;
+}

@@ -36,7 +36,7 @@
   const chart = h("div", { id: "chart", class: "chart" });
   const exported = exportBox();
   const perfect = h("ol", { id: "perfect", class: "note perfect" });
-  const rules = h("p", { class: "note", id: "rules" });
+  const rules = h("div");
 
   const other = (player) => (player === "Blue" ? "Red" : "Blue");
 
@@ -103,12 +103,14 @@
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
       page.hintsControl("hints"),
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
+      rulesLink(),
       page.buttons.undo,
       page.buttons.redo,
       page.buttons.playOn,
     ),
     page.levelPolicy,
     page.statusBar,
+    legend("W12: the side to move (or the move's mover) wins in 12 plies with best play, counting the move; L30: loses in 30; =: a draw. In the record ★ marks your best moves, ✓ good ones, ?! inaccuracies and ? mistakes."),
     h(
       "div",
       { class: "layout" },
@@ -357,6 +359,7 @@
       top: "Blue wins",
       middle: "draw",
       bottom: "Red wins",
+      ticks: remotenessTicks(longest),
       label: "Value of each ply for Blue",
     });
   }
@@ -381,12 +384,28 @@
 
   function describeRules(misere) {
     const aim = misere
-      ? "Misère: the first to get every car off loses, and so does leaving the opponent no move."
-      : "The first to get every car off wins; leaving the opponent no move loses.";
-    rules.textContent =
-      "Blue's cars drive right (or up, or down) and leave across the right edge; Red's drive up (or left, or right) " +
-      `and leave across the top. ${aim} Click one of your cars (or Tab to it and press Enter) to see where it can go; ` +
-      "Escape lets go of it. W12: win in 12 plies; L30: loss in 30; =: draw; a ? marks a move that gave away a win or a draw.";
+      ? "Misère: the first to get every car off loses, and so does leaving the opponent no move on their turn."
+      : "The first to get every car off wins; a player left without a legal move on their turn wins too, so leaving the opponent no move loses.";
+    const car = (player) => ({ text: player === "Blue" ? "→" : "↑", fill: player === "Blue" ? "blue" : "red" });
+    rules.replaceChildren(
+      rulesSection(
+        [
+          "Each side has one car fewer than the board is wide. Blue starts on the left edge and moves first; Red starts on the bottom edge. " +
+            "A move takes one car one square: Blue's right, up or down, Red's up, left or right, never onto another car (there are no captures).",
+          "A car leaves the board only across its own far edge: Blue's off the right edge, Red's off the top, and it is gone for good. " +
+            `${aim} A game can go on for ever, cars shuffling sideways: with best play that is a draw.`,
+          "Click one of your cars (or Tab to it and press Enter) to see where it can go; Escape lets go of it.",
+        ],
+        [
+          [miniBoard({ size: 3, pieces: [{ at: [1, 1], ...car("Blue") }], dots: [[2, 1], [1, 2], [1, 0]], label: "A Blue car in the middle may go right, up or down" }), "Blue moves right, up or down."],
+          [miniBoard({ size: 3, pieces: [{ at: [1, 1], ...car("Red") }], dots: [[1, 2], [0, 1], [2, 1]], label: "A Red car in the middle may go up, left or right" }), "Red moves up, left or right."],
+          [
+            miniBoard({ size: 3, pieces: [{ at: [2, 1], ...car("Blue") }, { at: [0, 2], ...car("Red") }], arrows: [{ from: [2, 1], to: [3.4, 1] }, { from: [0, 2], to: [0, 3.4] }], label: "A Blue car on the right edge leaves across it; a Red car on the top edge leaves across the top" }),
+            "A car leaves across its far edge: Blue's the right, Red's the top.",
+          ],
+        ],
+      ),
+    );
   }
 
   document.addEventListener("keydown", (event) => {

@@ -119,6 +119,7 @@
       custom,
       h("label", {}, "Computer plays ", computerSelect),
       page.levelControl,
+      rulesLink(),
       page.hintsControl("scores on every line"),
       hintButton,
       h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
@@ -128,6 +129,7 @@
     ),
     page.levelPolicy,
     page.statusBar,
+    legend("+3: the final score A − B if this line is drawn now and both then play perfectly (green: a best line). v or ^ after it: A or B can be made to play the next loony move. In the record ★ marks your best lines, ✓ good ones, ?! inaccuracies and ? mistakes."),
     h(
       "div",
       { class: "layout" },
@@ -146,18 +148,56 @@
         exported,
       ),
     ),
-    h(
-      "p",
-      { class: "note" },
-      "Draw a line by clicking between two dots (or Tab to it and press Enter); completing a box takes it and you ",
-      "move again. ",
-      "Each undrawn line shows the final score A − B if it is drawn now and both sides then play perfectly: ",
-      "green for the best lines of the player to move, red for the rest. ",
-      "A ^ after a score says that B can be made to play the next loony move (one that offers boxes the opponent ",
-      "may take or decline), a v that A can; no mark, that neither can be made to. In the record each line has the ",
-      "final score it leads to; a ? marks a line that was not one of its player's best.",
+    rulesSection(
+      [
+        "Players take turns drawing a line between two neighbouring dots. A player who completes the fourth side of a box " +
+          "takes it and must draw another line; the game ends when every line is drawn, and the player with more boxes wins.",
+        "Swedish boards start with the whole outer boundary drawn, Icelandic ones with the left and bottom boundary: the " +
+          "same game from a later start, in which the edges cannot be used to hand boxes over.",
+        "The heart of the game is the long chain. A player who opens one lets the other take every box of it, or take all but " +
+          "two and hand those two back with one line (Wilson's double-dealing move): the other must take them and open the " +
+          "next chain. A loony move is one that offers such a choice; Wilson's marks say who can be made to play the next one.",
+        "Draw a line by clicking between two dots (or Tab to it and press Enter). A line is named by its row's letter and its " +
+          "column's, as the letters around the board show: ab is the top-left horizontal line, ba the top-left vertical one.",
+      ],
+      [
+        [chainPicture(["", "", ""], ["ab", "ad", "af", "cb", "cd", "cf", "ba"], "ba", "A chain of three boxes, its left end just drawn"), "A opens a chain of three boxes."],
+        [chainPicture(["B", "", ""], ["ab", "ad", "af", "cb", "cd", "cf", "ba", "bc", "bg"], "bg", "B has taken the first box and drawn the far end of the chain"), "B takes one box, then declines the rest: the far end hands two boxes back."],
+        [chainPicture(["B", "A", "A"], ["ab", "ad", "af", "cb", "cd", "cf", "ba", "bc", "bg", "be"], "be", "A has taken the last two boxes with one line"), "A takes both with one line and must move again: B keeps control."],
+      ],
     ),
   );
+
+  /** A strip of three boxes for the rules: `owners` of each, the lines `drawn` (by name), `last` marked. */
+  function chainPicture(owners, drawn, last, label) {
+    const box = 40;
+    const pad = 10;
+    const at = (row, col) => ({ x: pad + (col * box) / 2, y: pad + (row * box) / 2 });
+    const picture = svg("svg", { viewBox: `0 0 ${3 * box + 2 * pad} ${box + 2 * pad}`, width: 3 * box + 2 * pad, height: box + 2 * pad, role: "img", "aria-label": label });
+    owners.forEach((owner, i) => {
+      if (!owner) return;
+      const { x, y } = at(0, 2 * i);
+      picture.append(
+        svg("rect", { x: x + 2, y: y + 2, width: box - 4, height: box - 4, fill: colour(owner === "A" ? "blue-pale" : "red-pale") }),
+        svg("text", { x: x + box / 2, y: y + box / 2 + 6, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: colour(owner === "A" ? "blue" : "red") }, owner),
+      );
+    });
+    for (let row = 0; row <= 2; row++) {
+      for (let col = 0; col <= 6; col++) {
+        if (row % 2 === col % 2) continue;
+        const horizontal = row % 2 === 0;
+        const [a, b] = horizontal ? [at(row, col - 1), at(row, col + 1)] : [at(row - 1, col), at(row + 1, col)];
+        // Named here, not by `lineName`: the rules are drawn before the page's constants are set.
+        const name = String.fromCharCode(97 + row) + String.fromCharCode(97 + col);
+        const on = drawn.includes(name);
+        picture.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour(name === last ? "accent" : on ? "ink" : "undrawn"), "stroke-width": on ? 4 : 2, "stroke-dasharray": on ? "" : "3 4" }));
+      }
+    }
+    for (let col = 0; col <= 3; col++) {
+      for (const row of [0, 1]) picture.append(svg("circle", { cx: pad + col * box, cy: pad + row * box, r: 3.5, fill: colour("ink") }));
+    }
+    return picture;
+  }
 
   const xy = (row, col) => ({ x: MARGIN + (col * BOX) / 2, y: MARGIN + (row * BOX) / 2 });
   const lineName = (row, col) => String.fromCharCode(97 + row) + String.fromCharCode(97 + col);
@@ -362,7 +402,11 @@
       const shade = probe.value > 0 ? "blue" : probe.value < 0 ? "red" : "draw";
       return { y: probe.value / boxes, shade, words: `${outcomeWords(probe.value)} with best play, ${probe.to_move} to move` };
     });
-    return valueChart({ points, at: page.ply, goTo: page.goTo, top: "A wins", middle: "tie", bottom: "B wins", label: "Final score with best play at each ply" });
+    const ticks = [
+      { y: 1, text: `+${boxes}` },
+      { y: -1, text: `−${boxes}` },
+    ];
+    return valueChart({ points, at: page.ply, goTo: page.goTo, top: "A wins", middle: "tie", bottom: "B wins", label: "Final score A − B with best play at each ply", ticks });
   }
 
   function showHint() {

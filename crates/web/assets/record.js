@@ -103,14 +103,15 @@ function renderRecord(record, line, at, goTo, { moverWords = (mover) => mover, m
 
 /**
  * A value history chart, as GamesmanUni draws it: one dot per ply, at `point.y` from -1 (bottom) to 1 (top), 0 on
- * the middle band, null when not known; `point.shade` names its colour and `point.words` says it in text. The
- * labels name the top, the middle and the bottom; clicking a dot (or Enter on it) calls `goTo(ply)`.
+ * the middle band, null when not known (a hollow dot on the band, apart from the draws); `point.shade` names its
+ * colour and `point.words` says it in text. The labels name the top, the middle and the bottom, `ticks` (`{ y, text }`)
+ * mark the scale on the left; clicking a dot (or Enter on it) calls `goTo(ply)`.
  */
-function valueChart({ points, at, goTo, top, middle, bottom, label }) {
+function valueChart({ points, at, goTo, top, middle, bottom, label, ticks = [] }) {
   const width = 320;
   const height = 150;
   const band = 14;
-  const left = 58;
+  const left = 90;
   const step = (width - left - 10) / Math.max(1, points.length - 1);
   const reach = (height - band) / 2 - 6;
   const y = (point) => {
@@ -128,16 +129,25 @@ function valueChart({ points, at, goTo, top, middle, bottom, label }) {
   if (points.length > 1) {
     picture.append(svg("text", { x: width - 10, y: height + 14, "font-size": 11, "text-anchor": "end", fill: colour("label") }, `ply ${points.length - 1}`));
   }
+  for (const tick of ticks) {
+    const ty = y({ y: tick.y });
+    picture.append(
+      svg("line", { x1: left - 4, y1: ty, x2: left, y2: ty, stroke: colour("label"), "stroke-width": 1 }),
+      svg("text", { x: left - 6, y: ty + 3.5, "font-size": 9.5, "text-anchor": "end", fill: colour("label"), class: "tick" }, tick.text),
+    );
+  }
   const path = points.map((point, ply) => `${left + ply * step},${y(point)}`).join(" ");
   picture.append(svg("polyline", { points: path, fill: "none", stroke: colour("muted"), "stroke-width": 1.5 }));
   points.forEach((point, ply) => {
+    const unknown = point.y === null;
     const dot = svg("circle", {
       cx: left + ply * step,
       cy: y(point),
       r: ply === at ? 6 : 4,
-      fill: colour(point.shade),
-      stroke: colour(ply === at ? "ink" : "white"),
+      fill: unknown ? colour("white") : colour(point.shade),
+      stroke: colour(ply === at ? "ink" : unknown ? "label" : "white"),
       "stroke-width": ply === at ? 2 : 1,
+      "stroke-dasharray": unknown ? "2 2" : "",
       class: "ply-dot",
       "data-ply": ply,
       style: "cursor:pointer",
@@ -149,9 +159,21 @@ function valueChart({ points, at, goTo, top, middle, bottom, label }) {
   return picture;
 }
 
+/** The scale of a chart of distances: the shortest and the longest distance of the game, on each side. */
+function remotenessTicks(longest) {
+  const at = (d) => 1 - d / (longest + 1);
+  return [
+    { y: at(1), text: "in 1" },
+    { y: at(longest), text: `in ${longest}` },
+    { y: -at(1), text: "in 1" },
+    { y: -at(longest), text: `in ${longest}` },
+  ];
+}
+
 /**
  * Where a win/loss/draw value sits on the chart for `side` (the side drawn at the top): a win higher the sooner
- * it comes, a loss lower; `longest` is the longest distance in the game, so that every dot fits.
+ * it comes, a loss lower, the longer the game the nearer the band; `longest` is the longest distance in the game,
+ * so that every dot fits.
  */
 function remotenessPoint(probe, side, longest, shades) {
   if (!probe || !probe.value) return { y: null, shade: "unknown", words: "no value yet" };

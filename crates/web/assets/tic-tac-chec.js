@@ -94,6 +94,7 @@
       h("label", {}, "Pawns: ", pawnSelect),
       h("label", {}, "Computer plays ", computerSelect),
       page.levelControl,
+      rulesLink(),
       page.hintsControl("values"),
       page.buttons.undo,
       page.buttons.redo,
@@ -102,6 +103,7 @@
     ),
     page.levelPolicy,
     page.statusBar,
+    legend("W5: the move wins in 5 plies with best play, counting itself; L8: loses in 8; =: a draw. In the line ★ marks a best move, ✓ a good one, ?! an inaccuracy and ? a mistake."),
     missing,
     h(
       "div",
@@ -129,13 +131,32 @@
         perfect,
       ),
     ),
-    h(
-      "p",
-      { class: "note" },
-      "Drag a piece (from the board or a hand) to a square, or click a move. Green moves win, grey ones draw, red ones ",
-      "lose, with the plies to the end counting the move itself (W5: win in 5; L8: loss in 8; =: draw; in the line, ",
-      "★ marks a best move, ✓ a good one, ?! an inaccuracy and ? a mistake). Four in a row, column or long diagonal wins. ",
-      "The URL holds the line explored: copy it to share; the browser's Back and Forward walk through it.",
+    rulesSection(
+      [
+        "Tic-tac-toe on a 4×4 board with chess pieces. Each side has a pawn, a knight, a bishop and a rook, all in hand at the " +
+          "start; White moves first. The first player with all four pieces on one rank, file or long diagonal wins at once.",
+        "For the first three turns each, the only move is to place a piece from the hand on any empty square. After that a turn " +
+          "either places a piece from the hand (never capturing) or moves one on the board as in chess: the knight jumps, the " +
+          "bishop and rook slide until blocked. Moving onto an enemy piece captures it, and it goes back to its owner's hand.",
+        "A pawn steps one square straight ahead and captures one square diagonally ahead. At the far edge it turns round and " +
+          "heads home, and the rules differ on one point: under travel a pawn going home still captures diagonally, under " +
+          "outbound it only pushes. A game can go on for ever: with best play that is a draw.",
+        "Drag a piece (from the board or a hand) to a square, click a move, or Tab to a piece and press Enter, then to its square. " +
+          "The URL holds the line explored: copy it to share; the browser's Back and Forward walk through it.",
+      ],
+      [
+        [miniBoard({ size: 4, pieces: [{ at: [1, 1], text: "♘", fill: "white" }], dots: [[0, 3], [2, 3], [3, 2], [3, 0]], label: "A knight on b2 jumps to a4, c4, d3 or d1" }), "The knight jumps."],
+        [miniBoard({ size: 4, pieces: [{ at: [1, 1], text: "♗", fill: "white" }], dots: [[0, 0], [2, 0], [0, 2], [2, 2], [3, 3]], label: "A bishop on b2 slides diagonally" }), "The bishop slides diagonally."],
+        [miniBoard({ size: 4, pieces: [{ at: [1, 1], text: "♖", fill: "white" }], dots: [[0, 1], [2, 1], [3, 1], [1, 0], [1, 2], [1, 3]], label: "A rook on b2 slides along its rank and file" }), "The rook slides along rank and file."],
+        [
+          miniBoard({ size: 4, pieces: [{ at: [1, 1], text: "♙", fill: "white" }, { at: [2, 2], text: "♞", fill: "ink" }], dots: [[1, 2], [2, 2]], label: "A white pawn on b2 steps to b3 or captures on c3" }),
+          "The pawn steps ahead, or captures diagonally ahead.",
+        ],
+        [
+          miniBoard({ size: 4, pieces: [{ at: [2, 3], text: "♙", fill: "white" }], arrows: [{ from: [2, 3], to: [2, 2.2] }], label: "A white pawn that reached rank 4 turns round and heads back down" }),
+          "At the far edge the pawn turns round.",
+        ],
+      ],
     ),
   );
 
@@ -345,6 +366,7 @@
       top: "White wins",
       middle: "draw",
       bottom: "Black wins",
+      ticks: remotenessTicks(longest),
       label: "Value of each ply for White",
     });
   }
