@@ -144,3 +144,30 @@ test("a blank board of 30 squares", async () => {
   await analysed(page, undefined);
   assert.match(await page.locator("#facts").innerText(), /example-30, 30 cells/);
 });
+
+test("a race of up to four players: each throw moves its player as the board's table of throws says, to the end", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/snakes?board=example-30`);
+  await page.waitForSelector("#race tr");
+  const truth = await (await fetch(`${shared.server.url}/api/snakes/analyse?board=example-30`)).json();
+  await page.selectOption("#players", "3");
+  assert.equal(await page.locator("circle.token").count(), 3);
+  assert.match(await page.locator("#race-status").innerText(), /^Player 1 to throw/);
+  let throws = 0;
+  while (await page.locator("#throw").isEnabled()) {
+    const before = await page.$$eval("circle.token", (nodes) => nodes.map((n) => Number(n.dataset.square)));
+    await page.click("#throw");
+    throws += 1;
+    const words = await page.locator("#race-status").innerText();
+    const [, player, roll, from, to] = words.match(/^Player (\d) threw (\d): (\d+) to (\d+)\./).map(Number);
+    assert.equal(from, before[player - 1], "the player to throw threw");
+    assert.equal(to, truth.per_square[from].throws[roll - 1], "the token goes where the board's table says");
+    // The expected turns left beside each player are the analysis's, from the square the token stands on.
+    const row = await page.locator(`#race tr:nth-child(${player + 1}) td`).allInnerTexts();
+    assert.equal(row[2], truth.per_square[to].expected_turns.approximate.toFixed(2));
+    assert.ok(throws < 2000, "a race ends");
+  }
+  assert.match(await page.locator("#race-status").innerText(), /Player \d wins after \d+ throws\./);
+  assert.deepEqual(problems, []);
+});

@@ -16,6 +16,8 @@
     analysis: null,
     // The square to give the keyboard focus to once the board is drawn again.
     focus: null,
+    // A race on the board shown: each player's square, whose turn it is, the throws so far and the winner.
+    race: null,
   };
   const requests = new Requests();
 
@@ -42,6 +44,13 @@
   const facts = h("dl", { class: "facts", id: "facts" });
   const plot = svg("svg", { id: "distribution", role: "img", "aria-label": "game length distribution" });
 
+  // The race: 1 to 4 players, each throw of the die moving the player to throw by the board's own table of throws.
+  const playersSelect = h("select", { id: "players", onchange: () => newRace() }, [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, String(n))));
+  const throwButton = h("button", { id: "throw", type: "button", onclick: () => throwDie() }, "Throw the die");
+  const raceStatus = h("p", { id: "race-status", role: "status" });
+  const raceTable = h("table", { id: "race", class: "race" });
+  const TOKENS = ["blue", "red", "win-text", "accent"];
+
   app.append(
     h(
       "div",
@@ -51,6 +60,7 @@
       h("label", {}, editBox, "edit jumps"),
       h("label", {}, "new blank board of ", goalInput, " squares"),
       h("button", { id: "blank", onclick: () => blankBoard() }, "Blank board"),
+      rulesLink(),
     ),
     status,
     h(
@@ -60,20 +70,26 @@
       h(
         "div",
         { class: "panel" },
-        h("h2", {}, "Analysis"),
+        h("h2", {}, "Race"),
+        h("div", { class: "controls" }, h("label", {}, "Players ", playersSelect), throwButton, h("button", { id: "new-race", type: "button", onclick: () => newRace() }, "New race")),
+        raceStatus,
+        raceTable,
+        h("h2", { style: "margin-top:1rem" }, "Analysis"),
         facts,
         h("h2", { style: "margin-top:1rem" }, "How many turns a game takes"),
         plot,
       ),
     ),
-    h(
-      "p",
-      { class: "note" },
-      "Colours show the expected number of turns still to play from each square (green: few, red: many). ",
-      "The dashed path is a shortest game. To edit, tick “edit jumps”, click a square and then where its ladder ",
-      "or snake should lead (or Tab to a square and press Enter, then on its destination; Escape lets go); click a ",
-      "jump's start to remove it.",
-    ),
+    rulesSection([
+      "Every player starts off the board and, in turn, throws one die and moves that many squares. A token that lands at " +
+        "the foot of a ladder climbs it; one that lands on a snake's head slides down its tail. The first to reach the last " +
+        "square wins. A throw past the end, by the board's rule, leaves the token where it was, bounces it back, or finishes anyway.",
+      "There are no choices, only dice: what the tool solves is how long a game takes. Colours show the expected number of " +
+        "turns still to play from each square (green: few, red: many), and the dashed path is a shortest game. In a race " +
+        "each player throws in turn, and the table shows how many turns each still needs on average from where it stands.",
+      "To edit, tick “edit jumps”, click a square and then where its ladder or snake should lead (or Tab to a square and " +
+        "press Enter, then on its destination; Escape lets go); click a jump's start to remove it.",
+    ]),
   );
 
   /** The positions drawn as squares: 1 to the goal, or 0 to the goal when the board numbers cells. */
@@ -188,12 +204,69 @@
       );
     }
     board.append(...labels);
+    drawTokens();
     renderFacts();
     renderPlot();
     if (state.focus !== null) {
       board.querySelector(`g.square[data-square="${state.focus}"]`)?.focus();
       state.focus = null;
     }
+  }
+
+  /** A new race on the board shown, every player at the start. */
+  function newRace() {
+    state.race = freshRace();
+    render();
+  }
+
+  function freshRace() {
+    return { at: Array(Number(playersSelect.value)).fill(0), turn: 0, throws: 0, winner: null, last: null };
+  }
+
+  /** The player to throw throws: the die is the browser's, where it leads is the board's (`throws`). */
+  function throwDie() {
+    const race = state.race;
+    const a = state.analysis;
+    if (!race || race.winner !== null || !a) return;
+    const roll = 1 + Math.floor(Math.random() * 6);
+    const player = race.turn;
+    const from = race.at[player];
+    const to = a.per_square[from].throws[roll - 1];
+    race.at[player] = to;
+    race.throws += 1;
+    race.last = { player, roll, from, to };
+    if (to === a.goal) race.winner = player;
+    else race.turn = (player + 1) % race.at.length;
+    render();
+  }
+
+  /** Each player's token on its square, and the race in words: whose turn, the last throw, turns left on average. */
+  function drawTokens() {
+    const race = state.race;
+    const a = state.analysis;
+    if (!race) return;
+    race.at.forEach((square, player) => {
+      const { x, y } = square === 0 && shown(a).first === 1 ? place(a, 0) : place(a, square);
+      const dx = 12 + (player % 2) * 16;
+      const dy = 26 + Math.floor(player / 2) * 16;
+      board.append(
+        svg("circle", { cx: x + dx, cy: y + dy, r: 7, fill: colour(TOKENS[player]), stroke: colour("ink"), "stroke-width": 1.5, class: "token", "data-player": String(player + 1), "data-square": String(square) }),
+      );
+    });
+    const expected = (square) => {
+      const e = a.per_square[square].expected_turns;
+      return e.infinite || e.approximate === null ? "∞" : e.approximate.toFixed(2);
+    };
+    raceTable.replaceChildren(
+      h("tr", {}, h("th", { scope: "col" }, "player"), h("th", { scope: "col" }, "square"), h("th", { scope: "col" }, "turns left on average")),
+      ...race.at.map((square, player) =>
+        h("tr", { class: player === race.turn && race.winner === null ? "to-throw" : "" }, h("td", {}, `Player ${player + 1}`), h("td", {}, String(square)), h("td", {}, expected(square))),
+      ),
+    );
+    const last = race.last ? `Player ${race.last.player + 1} threw ${race.last.roll}: ${race.last.from} to ${race.last.to}. ` : "";
+    raceStatus.textContent =
+      race.winner !== null ? `${last}Player ${race.winner + 1} wins after ${race.throws} throws.` : `${last}Player ${race.turn + 1} to throw.`;
+    throwButton.disabled = race.winner !== null;
   }
 
   function arrowHead(id, colour) {
@@ -358,6 +431,8 @@
       if (!body) return;
       request.finish();
       state.analysis = body;
+      // Another board: the race starts again on it.
+      state.race = freshRace();
       state.shown = { name: state.name, custom: state.custom };
       remember(push);
       status.show(

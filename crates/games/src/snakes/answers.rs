@@ -59,6 +59,10 @@ struct SquareJson {
     square: u32,
     /// Exact where every square's expectation was asked for.
     expected_turns: ExactJson,
+    /// Where a throw of 1 to 6 takes a token from here, the board's jumps
+    /// and overshoot rule followed (none from the goal): what a page moves
+    /// tokens by, without the rules of its own.
+    throws: Vec<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -150,9 +154,13 @@ impl Analysed {
                 .per_square
                 .iter()
                 .enumerate()
-                .map(|(square, e)| SquareJson {
-                    square: square as u32,
-                    expected_turns: ExactJson::new(e.as_ref(), extras.per_square),
+                .map(|(square, e)| {
+                    let square = square as u32;
+                    let throws = match square == board.goal() {
+                        true => Vec::new(),
+                        false => (1..=6).map(|roll| board.step(square, roll)).collect(),
+                    };
+                    SquareJson { square, expected_turns: ExactJson::new(e.as_ref(), extras.per_square), throws }
                 })
                 .collect(),
             players: players.map(|chances| {
