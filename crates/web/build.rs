@@ -45,9 +45,14 @@ fn documents() -> String {
         let text = std::fs::read_to_string(&file).expect("a document is UTF-8 text");
         let mut lines = text.lines();
         let heading = lines.next().unwrap_or_default().trim_start_matches("# ").to_string();
-        let paragraph: Vec<&str> =
-            lines.skip_while(|l| l.trim().is_empty()).take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
-        let paragraph = paragraph.join(" ").replace(['`', '*'], "");
+        // The first paragraph of prose: a generated document's note to editors (an HTML comment) is not one.
+        let paragraph: Vec<&str> = lines
+            .skip_while(|l| l.trim().is_empty() || l.trim_start().starts_with("<!--"))
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        let paragraph =
+            paragraph.join(" ").replace(['`', '*'], "").replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         let about = match paragraph.find(". ") {
             Some(end) => paragraph[..=end].to_string(),
             None => paragraph,

@@ -40,14 +40,23 @@ test("no serious accessibility violation on any page", async () => {
     }),
     ["/puzzles", () => document.querySelectorAll("#puzzles a.today").length >= 2],
     ["/dodgem?puzzle=1", () => /^Puzzle/.test(document.getElementById("status")?.textContent)],
-    ["/docs/readme", () => document.querySelector("article.doc")],
-    ["/docs/ladders", () => document.querySelector("article.doc")],
+    ["/docs", () => document.querySelector("main a[href^='/docs/']")],
   ];
-  for (const [path, ready] of pages) {
-    await page.goto(`${shared.server.url}${path}`);
-    await page.waitForFunction(ready);
-    assert.deepEqual(await violations(page), [], path);
+  // Every document the server lists, as its index links them.
+  await page.goto(`${shared.server.url}/docs`);
+  const docs = await page.$$eval("main a[href^='/docs/']", (links) => [...new Set(links.map((a) => a.getAttribute("href")))]);
+  assert.ok(docs.length >= 5, `${docs}`);
+  pages.push(...docs.filter((d) => !d.includes("/screenshots/")).map((d) => [d, () => document.querySelector("article.doc")]));
+  // At a desktop's width and a phone's.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    for (const [path, ready] of pages) {
+      await page.goto(`${shared.server.url}${path}`);
+      await page.waitForFunction(ready);
+      assert.deepEqual(await violations(page), [], `${path} at ${width} px`);
+    }
   }
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 test("the colour-blind palette is kept from page to page and changes the value colours", async () => {

@@ -140,7 +140,8 @@ fn render(doc: &Doc) -> String {
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    html
+    // Code and tables scroll sideways on a phone: a keyboard must reach them to scroll them.
+    html.replace("<pre>", "<pre tabindex=\"0\">").replace("<table>", "<table tabindex=\"0\">")
 }
 
 /// A heading's anchor as GitHub makes it: lower case, spaces as hyphens,
