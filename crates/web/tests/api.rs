@@ -314,7 +314,9 @@ async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_t
     // The README's links land here, not on a 404 or on another machine.
     let (_, readme) = server.request(Method::GET, "/docs/readme", Body::empty()).await;
     assert!(readme.contains(r#"href="/docs/dodgem-6x6""#) && !readme.contains(r#"href="http://127.0.0.1"#), "{readme}");
-    for slug in ["readme", "architecture", "dodgem-6x6", "performance"] {
+    // A document's summary is its prose, never a comment that would hide what follows it.
+    assert!(!docs.contains("<!--"), "{docs}");
+    for slug in ["readme", "architecture", "dodgem-6x6", "ladders", "performance"] {
         assert!(docs.contains(&format!(r#"href="/docs/{slug}""#)), "{docs}");
         let (status, page) = server.request(Method::GET, &format!("/docs/{slug}"), Body::empty()).await;
         assert_eq!(status, StatusCode::OK, "{slug}");
@@ -323,7 +325,7 @@ async fn the_documentation_is_served_with_its_screenshots_and_every_page_links_t
     // The README's links go to what this server serves.
     let (_, readme) = server.request(Method::GET, "/docs/readme", Body::empty()).await;
     assert!(readme.contains(r#"href="/docs/performance""#));
-    assert!(readme.contains("<table>"));
+    assert!(readme.contains(r#"<table tabindex="0">"#), "a table that scrolls takes the focus");
     let (status, content_type, png) = server.bytes(Method::GET, "/docs/screenshots/dodgem.png", Body::empty()).await;
     assert_eq!((status, content_type.as_str()), (StatusCode::OK, "image/png"));
     assert!(png.starts_with(b"\x89PNG"));
