@@ -49,3 +49,18 @@ test("on a 390 px phone every control is at least 40 px tall", async () => {
     assert.deepEqual(small, [], path);
   }
 });
+
+test("on a 390 px phone the chart's dots take a finger, and Snakes' numbers stay readable", async () => {
+  const { page } = shared.session;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=3&mode=analysis&moves=a3-b3,b1-b2`);
+  await page.waitForFunction(() => document.querySelectorAll("#chart circle.ply-hit").length === 3);
+  const hits = await page.$$eval("#chart circle.ply-hit", (nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().height)));
+  for (const size of hits) assert.ok(size >= 40, `a chart dot's target is ${size} px`);
+  await page.click('#chart circle.ply-hit[data-ply="1"]', { position: { x: 3, y: 20 } });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("ply") === "1");
+  await page.goto(`${shared.server.url}/snakes`);
+  await page.waitForSelector("#board text.turns");
+  const heights = await page.$$eval("#board text.turns, #board text.number", (nodes) => nodes.map((n) => n.getBoundingClientRect().height));
+  assert.ok(Math.min(...heights) >= 10, `the smallest number on the Snakes board is ${Math.min(...heights).toFixed(1)} px tall`);
+});

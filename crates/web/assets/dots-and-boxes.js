@@ -286,7 +286,8 @@
             "stroke-width": state.hinted === name ? 7 : 3,
             "stroke-dasharray": state.hinted === name ? "" : "4 5",
           }),
-          svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "transparent", "stroke-width": 18 }),
+          // The line a click or tap takes: wide enough for a finger on a phone's 3×5 board.
+          svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "transparent", "stroke-width": 48 }),
         );
         if (page.showValues) {
           group.setAttribute("data-score", String(score.score));

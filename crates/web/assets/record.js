@@ -154,7 +154,10 @@ function valueChart({ points, at, goTo, top, middle, bottom, label, ticks = [] }
     });
     dot.append(svg("title", {}, `ply ${ply}: ${point.words}`));
     pressable(dot, `ply ${ply}: ${point.words}`, () => goTo(ply));
-    picture.append(dot);
+    // A finger needs more than the dot: a clear circle around it takes the tap.
+    const hit = svg("circle", { cx: left + ply * step, cy: y(point), r: 22, fill: "transparent", class: "ply-hit", "data-ply": ply, style: "cursor:pointer" });
+    hit.addEventListener("click", () => goTo(ply));
+    picture.append(hit, dot);
   });
   return picture;
 }

@@ -163,8 +163,8 @@
       // The numbers go on top of the arrows, drawn last, on a pale halo so that a line across them hides nothing.
       const halo = { stroke: colour("white"), "stroke-width": 3, "paint-order": "stroke", "pointer-events": "none" };
       labels.push(
-        svg("text", { x: x + 4, y: y + 15, "font-size": 14, "font-weight": 600, fill: colour("label"), ...halo }, String(position)),
-        svg("text", { x: x + CELL - 4, y: y + CELL - 6, "font-size": 12, "text-anchor": "end", fill: colour("label"), ...halo }, expected === null ? "∞" : expected.toFixed(1)),
+        svg("text", { x: x + 4, y: y + 15, "font-size": 14, "font-weight": 600, fill: colour("label"), class: "number", ...halo }, String(position)),
+        svg("text", { x: x + CELL - 4, y: y + CELL - 6, "font-size": 12, "text-anchor": "end", fill: colour("label"), class: "turns", ...halo }, expected === null ? "∞" : expected.toFixed(1)),
       );
       if (state.editing) {
         const turns = expected === null ? "never reached" : `${expected.toFixed(1)} turns to go`;
