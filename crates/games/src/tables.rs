@@ -91,6 +91,21 @@ pub trait Solvable {
         Ok(Vec::new())
     }
 
+    /// The figures a table built for play keeps ([`obtain_for_play`]): by
+    /// default all of them; a game whose figures take much longer than its
+    /// solve keeps the quick ones, and works out the rest when asked.
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` asks to stop.
+    fn play_facts(
+        &self,
+        solution: &Self::Solution,
+        progress: &dyn Progress,
+    ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        self.facts(solution, progress)
+    }
+
     /// Removes what [`solve_for`](Self::solve_for) left in `store`, once
     /// the table is saved.
     ///
@@ -135,6 +150,32 @@ pub fn obtain<G: Solvable>(
     store: &TableStore,
     progress: &dyn Progress,
 ) -> Result<(Table<G::Encoding>, Provenance), ObtainError> {
+    obtain_keeping(game, store, progress, G::facts)
+}
+
+/// The same, for a page that waits to play: a table it solves keeps only
+/// its [`play_facts`](Solvable::play_facts).
+///
+/// # Errors
+///
+/// As for [`obtain`].
+pub fn obtain_for_play<G: Solvable>(
+    game: &G,
+    store: &TableStore,
+    progress: &dyn Progress,
+) -> Result<(Table<G::Encoding>, Provenance), ObtainError> {
+    obtain_keeping(game, store, progress, G::play_facts)
+}
+
+/// The figures a solve keeps in its table's header.
+type Facts<G> = fn(&G, &<G as Solvable>::Solution, &dyn Progress) -> Result<Vec<(&'static str, u64)>, Interrupted>;
+
+fn obtain_keeping<G: Solvable>(
+    game: &G,
+    store: &TableStore,
+    progress: &dyn Progress,
+    facts: Facts<G>,
+) -> Result<(Table<G::Encoding>, Provenance), ObtainError> {
     let key = game.table_key();
     if let Some(table) = store.open::<G::Encoding>(&key)? {
         return Ok((table, Provenance::Cached));
@@ -148,7 +189,7 @@ pub fn obtain<G: Solvable>(
         return Ok((table, Provenance::Cached));
     }
     let solution = game.solve_for(store, progress)?;
-    let facts = game.facts(&solution, progress)?;
+    let facts = facts(game, &solution, progress)?;
     let path = store.save::<G::Encoding>(&key, &facts, &solution)?;
     drop(solution);
     game.saved(store)?;

@@ -20,7 +20,7 @@ use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedS
 use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
-use crate::tables::{Provenance, Solvable};
+use crate::tables::{Provenance, Solvable, obtain_for_play};
 use crate::text::duration;
 
 /// Dodgem in the registry.
@@ -107,6 +107,18 @@ fn table(game: &Dodgem, host: &dyn Host) -> anyhow::Result<(Arc<Table<Packed>>, 
     // An entry stands for a position and its mirror image, and a page says
     // how many positions it solves, as the summary counts them.
     wanted.positions = 2 * wanted.key.positions;
+    if host.serves_requests() {
+        // A page plays as soon as the values exist: the reachable counts,
+        // ten times the solve's time on 5×5, wait for a summary.
+        let solved = game.clone();
+        wanted.build = wanted.build.map(|(cost, _)| {
+            let build: crate::front::Build = Box::new(move |store, progress| {
+                let (table, provenance) = obtain_for_play(&solved, store, progress)?;
+                Ok((loaded(table.size_in_bytes(), table), provenance))
+            });
+            (cost, build)
+        });
+    }
     host.typed(wanted)
 }
 
@@ -192,7 +204,7 @@ fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     };
     Ok(Box::new(Solved {
         summary: Summary::new(&game, figures.all, figures.start, &unit_figures),
-        reachable: figures.reachable.into(),
+        reachable: game.reachable_in(&table, host.progress())?.into(),
         units: None,
         seconds: began.elapsed().as_secs_f64(),
         table: Some(host.store().path::<Packed>(&game.table_key()).display().to_string()),

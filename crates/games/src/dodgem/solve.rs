@@ -648,4 +648,8 @@ impl Solvable for Dodgem {
     fn facts(&self, solution: &Solution, progress: &dyn Progress) -> Result<Vec<(&'static str, u64)>, Interrupted> {
         Dodgem::facts(self, solution, progress)
     }
+
+    fn play_facts(&self, solution: &Solution, _: &dyn Progress) -> Result<Vec<(&'static str, u64)>, Interrupted> {
+        Ok(Dodgem::play_facts(self, solution))
+    }
 }

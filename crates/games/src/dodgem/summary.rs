@@ -15,8 +15,9 @@ use super::{Dodgem, EveryPosition, Move, Player, Position};
 pub struct Summary {
     /// Over every position, either side to move.
     pub all: Tally,
-    /// Over the positions reachable from the start.
-    pub reachable: Tally,
+    /// Over the positions reachable from the start, where the table kept
+    /// them (see [`Dodgem::reachable_in`]).
+    pub reachable: Option<Tally>,
     /// The value of the starting position.
     pub start: Value,
     /// The longest win, if any.
@@ -54,18 +55,45 @@ impl Dodgem {
         values: &impl Values,
         progress: &dyn Progress,
     ) -> Result<Vec<(&'static str, u64)>, Interrupted> {
-        let reachable = reachable(&EveryPosition(self), &self.start(), progress)?.par_fold(
+        let reachable = self.reachable_tally(values, progress)?;
+        let counts = [reachable.positions(), reachable.wins, reachable.losses, reachable.draws];
+        let mut facts: Vec<_> = REACHABLE.into_iter().zip(counts).collect();
+        facts.extend(self.play_facts(values));
+        Ok(facts)
+    }
+
+    /// The figures a table built for a page keeps: the mutual zugzwangs,
+    /// a second's count on 5×5, and not the positions reachable from the
+    /// start, which take ten times as long as the solve and which play
+    /// does not need ([`reachable_in`](Self::reachable_in) walks them).
+    pub fn play_facts(&self, values: &impl Values) -> Vec<(&'static str, u64)> {
+        vec![(ZUGZWANGS, self.mutual_zugzwangs(values).len() as u64)]
+    }
+
+    /// The positions reachable from the start in `table`, by result: as
+    /// its header keeps them, else walked (a table built for a page).
+    ///
+    /// # Errors
+    ///
+    /// [`Interrupted`] if `progress` stops the walk.
+    pub fn reachable_in(&self, table: &Table<Packed>, progress: &dyn Progress) -> Result<Tally, Interrupted> {
+        match self.summary(table).ok().and_then(|s| s.reachable) {
+            Some(kept) => Ok(kept),
+            None => self.reachable_tally(table, progress),
+        }
+    }
+
+    /// The positions reachable from the start, by result, both sides to
+    /// move, walked in `values`.
+    fn reachable_tally(&self, values: &(impl Values + ?Sized), progress: &dyn Progress) -> Result<Tally, Interrupted> {
+        Ok(reachable(&EveryPosition(self), &self.start(), progress)?.par_fold(
             Tally::default,
             |mut tally, idx| {
                 tally.add(values.probe(idx / 2));
                 tally
             },
             Tally::merge,
-        );
-        let counts = [reachable.positions(), reachable.wins, reachable.losses, reachable.draws];
-        let mut facts: Vec<_> = REACHABLE.into_iter().zip(counts).collect();
-        facts.push((ZUGZWANGS, self.mutual_zugzwangs(values).len() as u64));
-        Ok(facts)
+        ))
     }
 
     /// Summarises a solved table of this game.
@@ -75,7 +103,7 @@ impl Dodgem {
     ///
     /// # Errors
     ///
-    /// [`MissingFact`] if the table's header lacks a figure [`facts`](Self::facts) gives.
+    /// [`MissingFact`] if the table's header lacks the zugzwang count.
     pub fn summary(&self, table: &Table<Packed>) -> Result<Summary, MissingFact> {
         let chunk = 1 << 16;
         let (longest_win, longest_loss) = (0..table.len().div_ceil(chunk))
@@ -94,7 +122,11 @@ impl Dodgem {
             .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
         let header = table.header();
         let fact = |name: &'static str| header.fact(name).ok_or(MissingFact(name));
-        let reachable = Tally { wins: fact(REACHABLE[1])?, losses: fact(REACHABLE[2])?, draws: fact(REACHABLE[3])? };
+        let kept = [REACHABLE[1], REACHABLE[2], REACHABLE[3]].map(|name| header.fact(name));
+        let reachable = match kept {
+            [Some(wins), Some(losses), Some(draws)] => Some(Tally { wins, losses, draws }),
+            _ => None,
+        };
         Ok(Summary {
             all: header.tally.times(2),
             reachable,
