@@ -296,3 +296,21 @@ test("on a 390 px phone the page does not scroll sideways", async () => {
   }
   assert.deepEqual(problems, []);
 });
+
+test("6×6 without its unit files says how long the solve takes here, as the CLI does, the command set as code", async () => {
+  const { page } = shared.session;
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=6`);
+  await page.waitForFunction(() => /not solved yet/.test(document.getElementById("status")?.textContent));
+  const status = await page.locator("#status").innerText();
+  const estimate = /solves them in about ([^,]+) on two cores/.exec(status)?.[1];
+  assert.ok(estimate, status);
+  let cliSays = "";
+  try {
+    cli(shared.server.dataDir, "probe", "dodgem", "--size", "6");
+  } catch (error) {
+    cliSays = String(error.stderr);
+  }
+  assert.ok(cliSays.includes(`solves them in about ${estimate} on two cores`), `the CLI says ${cliSays}`);
+  assert.doesNotMatch(status, /`/, "no raw backticks");
+  assert.equal(await page.locator("#status code").first().innerText(), "solved solve dodgem --size 6");
+});

@@ -247,3 +247,17 @@ test("against the computer, Undo takes back the person's line and the replies; R
   assert.equal(await page.locator("#record button.ply.current").getAttribute("data-ply"), String(played));
   assert.deepEqual(problems, []);
 });
+
+test("at 1280 px the panel stays beside the 3×3 board as the record grows", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const lines = "ab,ad,af,ba,bc,be,bg,cb,cd,cf,da,dc,de,dg,eb".split(",");
+  for (const n of [2, 10, 15]) {
+    await page.goto(`${shared.server.url}/dots-and-boxes?delay=0&rows=3&cols=3&computer=none&moves=${lines.slice(0, n).join(",")}`);
+    await page.waitForFunction((k) => document.querySelectorAll("#record button.ply").length === k, n);
+    const [board, panel] = await page.evaluate(() => ["#board", ".panel"].map((s) => document.querySelector(s).getBoundingClientRect().toJSON()));
+    assert.ok(panel.left >= board.right && panel.top === board.top, `${n} lines: the panel at ${panel.left},${panel.top}, the board ending at ${board.right}`);
+  }
+  assert.deepEqual(problems, []);
+});
