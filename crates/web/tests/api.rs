@@ -554,3 +554,24 @@ async fn dodgem_with_units_not_all_there_is_probed_from_its_table() {
     assert_eq!((body["value"].as_str(), body["distance"].as_u64()), (Some("win"), Some(19)));
     assert!(server.store.dir().join("dodgem-normal-3x3.tbl").exists());
 }
+
+/// A Dodgem table the web app builds for a page keeps what play needs and
+/// not the reachable counts, which take ten times the solve on 5×5: the
+/// page plays as soon as the values exist. The command line's solve of the
+/// same table still gives them.
+#[tokio::test]
+async fn a_dodgem_table_built_for_a_page_leaves_the_reachable_walk_for_later() {
+    let server = server();
+    let probe = server.ok("/api/dodgem/probe?size=4").await;
+    assert_eq!(probe["value"], "draw");
+    let game = Dodgem::new(4, Objective::Normal).unwrap();
+    let table = server.store.open::<solved_engine::table::Packed>(&solved_games::tables::Solvable::table_key(&game));
+    let table = table.unwrap().expect("the page's request built the table");
+    assert_eq!(table.header().fact("reachable"), None);
+    assert!(table.header().fact("zugzwangs").is_some());
+    let summary = server.ok("/api/dodgem/summary?size=4").await;
+    assert_eq!(summary["mutual_zugzwang"], game.summary(&table).unwrap().mutual_zugzwang);
+    let dir = tempfile::tempdir().unwrap();
+    let full = obtain(&game, &TableStore::new(dir.path()), &Silent).unwrap().0;
+    assert_eq!(game.summary(&full).unwrap().reachable, Some(game.reachable_in(&table, &Silent).unwrap()));
+}
