@@ -22,6 +22,9 @@ async function playDodgem(page, move) {
   await page.click(`g.target[data-move="${move}"]`);
 }
 
+/** The problems a page reported, less a busy server's 503, which the page asks again after by design. */
+const unexpected = (problems) => problems.filter((p) => !/status of 503/.test(p));
+
 const statusSays = (page, pattern) =>
   page.waitForFunction((p) => new RegExp(p).test(document.getElementById("status")?.textContent), pattern.source);
 
@@ -60,7 +63,7 @@ test("a puzzle hides the values until it is answered, then says right, and the r
   await statusSays(page, /^Right: .*Puzzles in a row: 1/);
   await page.goto(`${shared.server.url}/puzzles`);
   await page.waitForFunction(() => /Puzzles in a row: 1/.test(document.getElementById("streak")?.textContent));
-  assert.deepEqual(problems, []);
+  assert.deepEqual(unexpected(problems), []);
 });
 
 test("a wrong answer is refuted by the perfect line after it, and ends the run", async () => {
@@ -76,7 +79,7 @@ test("a wrong answer is refuted by the perfect line after it, and ends the run",
   assert.match(words, new RegExp(`^Not this time: after ${wrong.move} \\(`));
   assert.match(words, new RegExp(`the one move was ${puzzle.answer}`));
   assert.match(words, /Puzzles in a row: 0/);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(unexpected(problems), []);
 });
 
 test("Dots and Boxes: a puzzle of the best final score, answered right", async () => {
@@ -92,7 +95,7 @@ test("Dots and Boxes: a puzzle of the best final score, answered right", async (
   await page.focus(`g.line[data-line="${puzzle.answer}"]`);
   await page.keyboard.press("Enter");
   await statusSays(page, new RegExp(`^Right: ${puzzle.answer} \\(A − B [+−-]?\\d+\\)`));
-  assert.deepEqual(problems, []);
+  assert.deepEqual(unexpected(problems), []);
 });
 
 for (const [game, link] of [
@@ -112,6 +115,6 @@ for (const [game, link] of [
     assert.doesNotMatch(await page.locator("#status").innerText(), /perfect play/);
     await page.check("#hints");
     assert.ok((await page.locator("#chart circle").count()) > 0, "the chart comes back");
-    assert.deepEqual(problems, []);
+    assert.deepEqual(unexpected(problems), []);
   });
 }

@@ -9,7 +9,7 @@ const shared = sharedServerAndBrowser();
 const RULES = {
   dodgem: { figures: 3, says: [/leaves? the board only across its own far edge/, /Blue moves first|moves first/] },
   "dots-and-boxes": { figures: 3, says: [/Swedish boards start with the whole outer boundary drawn/, /Icelandic ones with the left and bottom boundary/, /double-dealing/] },
-  snakes: { figures: 0, says: [/throws one die/, /bounces it back/], legend: false },
+  snakes: { figures: 1, says: [/throws one die/, /bounces it back/], legend: false },
   "tic-tac-chec": { figures: 5, says: [/The knight jumps/, /turns round/, /under travel a pawn going home still captures/] },
 };
 

@@ -89,6 +89,11 @@
         "each player throws in turn, and the table shows how many turns each still needs on average from where it stands.",
       "To edit, tick “edit jumps”, click a square and then where its ladder or snake should lead (or Tab to a square and " +
         "press Enter, then on its destination; Escape lets go); click a jump's start to remove it.",
+    ], [
+      [
+        miniBoard({ size: 4, arrows: [{ from: [0, 0], to: [1, 2] }, { from: [3, 3], to: [2, 1] }], label: "A ladder from a1 climbs to b3; a snake from d4 slides down to c2" }),
+        "Land at a ladder's foot and climb; land on a snake's head and slide.",
+      ],
     ]),
   );
 
