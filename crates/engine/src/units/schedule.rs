@@ -130,8 +130,9 @@ impl<'a, G: Units> Run<'a, G> {
             return self.solve_unit(segment.start, Sharing::Threads);
         }
         let segment = Segment::new(self.units, segment, &stored);
+        let ready = segment.ready_at_start();
         rayon::scope_fifo(|scope| {
-            for number in segment.ready_at_start() {
+            for number in ready {
                 let segment = &segment;
                 scope.spawn_fifo(move |scope| self.solve_in(segment, scope, number));
             }
@@ -258,12 +259,17 @@ impl Segment {
         }
     }
 
-    /// The unsolved units that wait for none.
-    fn ready_at_start(&self) -> impl Iterator<Item = usize> + '_ {
-        self.numbers.clone().filter(|&number| {
-            let at = number - self.numbers.start;
-            !self.stored[at] && self.waiting_for[at].load(Relaxed) == 0
-        })
+    /// The unsolved units that wait for none, read at once: a unit solved
+    /// meanwhile brings its readers' counts to 0 and starts them itself,
+    /// and a look taken after that would start them a second time.
+    fn ready_at_start(&self) -> Vec<usize> {
+        self.numbers
+            .clone()
+            .filter(|&number| {
+                let at = number - self.numbers.start;
+                !self.stored[at] && self.waiting_for[at].load(Relaxed) == 0
+            })
+            .collect()
     }
 
     /// Notes that `number` is solved; gives the units that waited only for it.
@@ -390,9 +396,24 @@ mod tests {
         // stored although it reads 2, which is not (a store written by hand).
         let units = [unit(&[]), unit(&[0]), unit(&[0]), unit(&[2]), unit(&[1]), unit(&[3, 4])];
         let segment = Segment::new(&units, 1..6, &[false, false, true, false, false]);
-        assert_eq!(segment.ready_at_start().collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(segment.ready_at_start(), [1, 2]);
         assert_eq!(segment.readers_ready_after(2).count(), 0, "unit 3 is stored");
         assert_eq!(segment.readers_ready_after(1).collect::<Vec<_>>(), [4]);
         assert_eq!(segment.readers_ready_after(4).collect::<Vec<_>>(), [5]);
+    }
+
+    /// The units ready at the start are those of the start, taken before
+    /// any unit is solved: a reader a solved unit starts is not among them
+    /// (a look taken late started it twice, and a unit solved twice
+    /// counted its readers down past zero, in a CI run on two cores).
+    #[test]
+    fn a_unit_a_solved_unit_starts_is_not_also_ready_at_the_start() {
+        let unit = |depends_on: &[usize]| Unit { len: 10, depends_on: depends_on.to_vec() };
+        let units = [unit(&[]), unit(&[]), unit(&[0])];
+        let segment = Segment::new(&units, 0..3, &[false, false, false]);
+        let ready = segment.ready_at_start();
+        // Unit 0 is solved on one thread while the other looks at the start.
+        assert_eq!(segment.readers_ready_after(0).collect::<Vec<_>>(), [2]);
+        assert_eq!(ready, [0, 1], "unit 2 is started by unit 0 alone");
     }
 }
