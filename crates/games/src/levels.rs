@@ -161,6 +161,15 @@ impl Level {
     }
 }
 
+impl Level {
+    /// The position after the move it picks among `moves` (each with its
+    /// worth), or `None` if there is none.
+    pub fn pick_move<P>(self, mut moves: Vec<(Worth, P)>, rng: &mut impl Rng) -> Option<P> {
+        let worths: Vec<Worth> = moves.iter().map(|m| m.0).collect();
+        self.pick(&worths, rng).map(|i| moves.swap_remove(i).1)
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -298,9 +307,7 @@ pub trait Contest: Sync {
     ///
     /// If the table cannot be read.
     fn choose(&self, level: Level, pos: &Self::Position, rng: &mut StdRng) -> anyhow::Result<Option<Self::Position>> {
-        let moves = self.moves(pos)?;
-        let worths: Vec<Worth> = moves.iter().map(|m| m.0).collect();
-        Ok(level.pick(&worths, rng).map(|i| moves[i].1.clone()))
+        Ok(level.pick_move(self.moves(pos)?, rng))
     }
 
     /// The grade of the move from `pos` to `next`, if `next` follows it.

@@ -851,25 +851,3 @@ fn a_damaged_block_of_a_unit_file_is_found_and_the_unit_named() {
     assert!(damaged.ours.contains(&format!("first unit {unit} ")), "{}", damaged.ours);
     assert!(damaged.ours.contains(command), "{}", damaged.ours);
 }
-
-/// A table built for a page keeps no reachable counts (they take ten times
-/// the solve on 5×5) and plays at once; they are walked when asked for,
-/// and agree with the full table's.
-#[test]
-fn a_table_built_for_play_summarises_as_the_full_one() {
-    for size in [3, 4] {
-        let game = game(size, Objective::Normal);
-        let (full_dir, play_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let full = crate::tables::obtain(&game, &solved_engine::TableStore::new(full_dir.path()), &Silent).unwrap().0;
-        let store = solved_engine::TableStore::new(play_dir.path());
-        let played = crate::tables::obtain_for_play(&game, &store, &Silent).unwrap().0;
-        assert!(full.header().fact("reachable").is_some());
-        assert_eq!(played.header().fact("reachable"), None, "{size}x{size}");
-        let (a, b) = (game.summary(&full).unwrap(), game.summary(&played).unwrap());
-        assert_eq!(b.reachable, None);
-        assert_eq!(a.reachable, Some(game.reachable_in(&played, &Silent).unwrap()), "{size}x{size}");
-        assert_eq!(a.reachable, Some(game.reachable_in(&full, &Silent).unwrap()));
-        assert_eq!((a.mutual_zugzwang, a.all), (b.mutual_zugzwang, b.all), "{size}x{size}");
-        assert_eq!(game.probe(&full, &game.start()), game.probe(&played, &game.start()));
-    }
-}

@@ -72,9 +72,7 @@ impl Contest for Judge {
     /// box, then one that leaves the fewest best replies.
     fn choose(&self, level: Level, pos: &Position, rng: &mut StdRng) -> anyhow::Result<Option<Position>> {
         if level != Level::Perfect || self.board.is_over(pos) {
-            let moves = self.moves(pos)?;
-            let worths: Vec<Worth> = moves.iter().map(|m| m.0).collect();
-            return Ok(level.pick(&worths, rng).map(|i| moves[i].1.clone()));
+            return Ok(level.pick_move(self.moves(pos)?, rng));
         }
         let line = self.scorer().choose(pos, rng)?;
         Ok(Some(self.board.play(pos, line).expect("the computer draws an undrawn line")))

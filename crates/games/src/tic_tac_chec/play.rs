@@ -162,9 +162,8 @@ impl Playable for Session {
     }
 
     fn said(&self, pos: &Position, next: &Position) -> anyhow::Result<String> {
-        let ranked = self.judge.ranked(pos);
-        let (m, value, _) = ranked.iter().find(|r| r.2 == *next).expect("the computer plays a legal move");
-        Ok(format!("{} plays {m} ({value})", pos.turn()))
+        let value = Value::of_move_into(self.judge.values.probe(self.judge.game.index(next)));
+        Ok(format!("{} plays {} ({value})", pos.turn(), self.judge.move_text(pos, next)?))
     }
 
     fn hints(&self, pos: &Position) -> anyhow::Result<String> {
