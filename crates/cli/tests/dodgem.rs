@@ -262,3 +262,51 @@ fn every_4x4_puzzle_has_one_answer() {
     }
     assert_eq!(values.len(), 2, "puzzles to win and to draw: {values:?}");
 }
+
+/// The audit's interface: every position of either side to move checked,
+/// through the one table or the unit files alike, its counts by distance
+/// those `solve` gives; a damaged unit fails it.
+#[test]
+fn audit_checks_every_position_by_table_and_by_units() {
+    let solved = Solved::new();
+    for misere in [false, true] {
+        let mut args = vec!["dodgem", "--size", "3", "--json"];
+        if misere {
+            args.push("--misere");
+        }
+        let solve = solved.run(&[&["solve"], &args[..]].concat()).json();
+        let table = solved.run(&[&["audit"], &args[..]].concat()).json();
+        assert_eq!((table["by"].as_str(), table["checked"].as_u64()), (Some("table"), Some(2846)), "{table}");
+        assert_eq!(table["disagreements"], 0);
+        assert_eq!(table["distances"], solve["distances"]);
+        let draws = solve["distances"]["draws"].as_u64().unwrap();
+        let count = |side: &str| -> u64 {
+            solve["distances"][side].as_object().unwrap().values().filter_map(|n| n.as_u64()).sum()
+        };
+        assert_eq!(count("wins") + count("losses") + draws, 2846);
+        let longest =
+            solve["distances"]["wins"].as_object().unwrap().keys().filter_map(|d| d.parse::<u64>().ok()).max();
+        assert_eq!(solve["max_win_distance"].as_u64(), longest);
+        args.push("--units");
+        solved.run(&[&["solve"], &args[..]].concat()).json();
+        let units = solved.run(&[&["audit"], &args[..]].concat()).json();
+        assert_eq!(units["by"], "units");
+        assert_eq!(
+            (&units["checked"], &units["disagreements"], &units["distances"]),
+            (&table["checked"], &table["disagreements"], &table["distances"])
+        );
+        // Read back from its record: the same answer.
+        assert_eq!(solved.run(&[&["audit"], &args[..]].concat()).json()["distances"], units["distances"]);
+    }
+    // A unit file damaged after the audit: a fresh audit names it and fails.
+    let dir = solved.data_dir().join("dodgem-normal-3x3.units");
+    std::fs::remove_file(dir.join("audit.ckpt")).unwrap();
+    let unit = dir.join("unit-00007.unit.tbl");
+    let mut bytes = std::fs::read(&unit).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 0x40;
+    std::fs::write(&unit, bytes).unwrap();
+    let damaged = solved.run(&["audit", "dodgem", "--size", "3", "--units", "--json"]);
+    assert_ne!(damaged.code, 0);
+    assert!(damaged.stderr.contains("unit-00007"), "{}", damaged.stderr);
+}

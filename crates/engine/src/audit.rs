@@ -2,6 +2,7 @@
 
 use rayon::prelude::*;
 
+use crate::distances::{DistanceCounter, Distances};
 use crate::game::DenseIndex;
 use crate::progress::{Interrupted, Progress};
 use crate::value::Value;
@@ -27,20 +28,27 @@ pub struct AuditReport {
     pub disagreements: u64,
     /// The first few disagreements, by index.
     pub examples: Vec<Disagreement>,
+    /// The stored values checked, counted by distance.
+    pub distances: Distances,
 }
 
 impl AuditReport {
-    fn merge(mut self, other: AuditReport) -> AuditReport {
+    pub(crate) fn merge(mut self, other: AuditReport) -> AuditReport {
         self.checked += other.checked;
         self.disagreements += other.disagreements;
         self.examples.extend(other.examples);
         self.examples.sort_by_key(|d| d.idx);
         self.examples.truncate(EXAMPLES);
+        let mut distances = DistanceCounter::default();
+        distances.add_all(&self.distances);
+        distances.add_all(&other.distances);
+        self.distances = distances.finish();
         self
     }
 }
 
-const EXAMPLES: usize = 10;
+/// Disagreements a report keeps, the first by index.
+pub(crate) const EXAMPLES: usize = 10;
 const CHUNK: u64 = 1 << 14;
 
 /// Recomputes every position's value from its children's stored values,
@@ -91,6 +99,7 @@ fn audit_chunk<G: DenseIndex>(
     chunk: std::ops::Range<u64>,
 ) -> AuditReport {
     let mut report = AuditReport::default();
+    let mut distances = DistanceCounter::default();
     let mut children = Vec::new();
     for idx in chunk {
         let pos = game.unindex(idx);
@@ -107,6 +116,7 @@ fn audit_chunk<G: DenseIndex>(
             }
         };
         report.checked += 1;
+        distances.add(stored, 1);
         if implied != stored {
             report.disagreements += 1;
             if report.examples.len() < EXAMPLES {
@@ -114,5 +124,6 @@ fn audit_chunk<G: DenseIndex>(
             }
         }
     }
+    report.distances = distances.finish();
     report
 }

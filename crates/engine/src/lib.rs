@@ -53,6 +53,7 @@ mod audit;
 mod cells;
 pub mod chain;
 pub mod compact;
+mod distances;
 pub use solved_dispatch as dispatch;
 pub mod game;
 mod huge_pages;
@@ -76,6 +77,7 @@ mod value;
 mod values;
 
 pub use crate::audit::{AuditReport, Disagreement, audit};
+pub use crate::distances::{DistanceCounter, Distances};
 pub use crate::game::{DenseIndex, Expansion, Rules, Unit, UnitParts, Units};
 pub use crate::index::{Bits, MAX_UNIVERSE, Subsets, binomial, bits};
 pub use crate::members::{Members, MembersBuilder};

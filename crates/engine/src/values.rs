@@ -1,5 +1,6 @@
 //! Solved values, looked up by index, wherever they are kept.
 
+use crate::distances::{DistanceCounter, Distances};
 use crate::table::{Packed, Table};
 use crate::value::Value;
 
@@ -16,6 +17,23 @@ pub trait Values: Sync {
 
     /// The value of position `idx < len()`.
     fn probe(&self, idx: u64) -> Value;
+
+    /// Every value counted by result and distance, on every thread.
+    fn distances(&self) -> Distances {
+        use rayon::prelude::*;
+        const PIECE: u64 = 1 << 18;
+        (0..self.len().div_ceil(PIECE))
+            .into_par_iter()
+            .map(|piece| {
+                let mut counter = DistanceCounter::default();
+                for idx in piece * PIECE..((piece + 1) * PIECE).min(self.len()) {
+                    counter.add(self.probe(idx), 1);
+                }
+                counter
+            })
+            .reduce(DistanceCounter::default, DistanceCounter::merge)
+            .finish()
+    }
 }
 
 impl Values for Table<Packed> {

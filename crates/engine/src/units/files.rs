@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use super::{ReachCheckpoint, UnitStore};
+use super::{AuditRecord, ReachCheckpoint, UnitStore};
 use crate::packed::{PackedValue, WideValue};
 use crate::progress::{Interrupted, Progress};
 use crate::solution::Solution;
@@ -36,6 +36,11 @@ const UNIT_PREFIX: &str = ".unit-";
 /// [`reach_by_units`](super::reach_by_units)), which a finished walk leaves
 /// its counts in.
 const WALK_FILE: &str = "reachable.ckpt";
+
+/// The record of an audit of the units (see
+/// [`audit_by_units`](super::audit_by_units)), which a finished audit
+/// leaves its result in.
+const AUDIT_FILE: &str = "audit.ckpt";
 
 /// One [`PackedValue`] byte per position of a unit, compressed in blocks.
 #[derive(Copy, Clone, Debug)]
@@ -226,7 +231,15 @@ impl UnitFiles {
         let lock = BuildLock::take(&self.dir.join(".lock"), waiting)?;
         remove_temporaries(&self.dir, UNIT_PREFIX)?;
         remove_temporaries(&self.dir, &format!(".{WALK_FILE}."))?;
+        remove_temporaries(&self.dir, &format!(".{AUDIT_FILE}."))?;
         Ok(lock)
+    }
+
+    /// Where an audit of these units records how far it got, at least
+    /// `every` so often.
+    pub fn audit_record(&self, every: Duration) -> AuditRecord {
+        let key = TableKey { size: format!("{}:AUDIT", self.key.size), ..self.key.clone() };
+        AuditRecord { file: Checkpoint::new(self.dir.join(AUDIT_FILE), key), every }
     }
 
     /// Where a walk from the start over these units saves its progress,

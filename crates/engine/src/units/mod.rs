@@ -20,6 +20,7 @@
 //! by the game. Units solved earlier are kept in memory while a budget
 //! allows, so that a unit read by several later ones is decompressed once.
 
+mod audit;
 mod dependency_values;
 mod files;
 mod memory;
@@ -37,6 +38,7 @@ use crate::solution::Solution;
 use crate::table::TableError;
 use crate::value::Value;
 
+pub use self::audit::{AuditRecord, UnitAuditError, audit_by_units, finished_audit};
 use self::dependency_values::DependencyValues;
 pub use self::files::{OPEN_FILES, OpenUnits, UnitFiles, UnitTable, UnitValues, WideUnitValues};
 pub use self::memory::UnitsInMemory;

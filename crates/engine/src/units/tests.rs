@@ -615,3 +615,125 @@ fn an_interrupted_walk_by_units_resumes_from_its_checkpoint() {
     let refused = reach_by_units(&other, &(30, 5), 2, Some(&checkpoint), &Silent, |_, _| Ok(vec![0, 0]));
     assert!(matches!(refused, Err(ReachError::Store(_))), "{refused:?}");
 }
+
+/// The toy seen position by position, as walks and audits see a game;
+/// with `false`, its units list no units they read.
+struct Forward<'a>(&'a Toy, bool);
+
+impl Rules for Forward<'_> {
+    type Position = (u64, u64);
+
+    fn terminal_value(&self, pos: &(u64, u64)) -> Option<Value> {
+        self.0.terminal_value(pos)
+    }
+
+    fn for_each_child(&self, pos: &(u64, u64), f: impl FnMut((u64, u64))) {
+        self.0.for_each_child(pos, f);
+    }
+}
+
+impl ForwardUnits for Forward<'_> {
+    fn units(&self) -> Vec<Unit> {
+        let mut units = Units::units(self.0);
+        if !self.1 {
+            units.iter_mut().for_each(|u| u.depends_on.clear());
+        }
+        units
+    }
+
+    fn locate(&self, pos: &(u64, u64)) -> (usize, u64) {
+        Units::locate(self.0, pos)
+    }
+
+    fn for_each_in_unit(&self, unit: usize, range: std::ops::Range<u64>, f: impl FnMut(u64, (u64, u64))) {
+        Units::for_each_in_unit(self.0, unit, range, f);
+    }
+}
+
+/// The naive values counted by distance.
+fn naive_distances(values: &[Value]) -> crate::Distances {
+    let mut counter = crate::DistanceCounter::default();
+    values.iter().for_each(|&v| counter.add(v, 1));
+    counter.finish()
+}
+
+/// Games past 300 plies, solved onto disk two bytes wide where they must
+/// be, read back every way a solve's values are read: each position
+/// probed from its file, a walk forward counting values, and the full
+/// audit, all against the naive solver.
+#[test]
+fn units_past_300_plies_agree_with_the_naive_solver_by_probe_walk_and_audit() {
+    let game = long_toy();
+    let naive = solve_naive(&game);
+    assert!(naive.iter().filter_map(|v| v.plies()).max().unwrap().0 > 300);
+    let lens = vec![game.phases; game.heaps as usize];
+    let dir = tempfile::tempdir().unwrap();
+    let files = UnitFiles::new(dir.path(), key(), lens.clone());
+    UnitSolver::new(0).solve(&game, &files, &Silent).unwrap();
+    let open = files.open_all().unwrap();
+    for idx in 0..game.position_count() {
+        let (unit, at) = Units::locate(&game, &game.unindex(idx));
+        assert_eq!(open.value(unit, at).unwrap(), naive[idx as usize], "position {idx}");
+    }
+    // The walk's counts of wins from the start, against a walk over one set.
+    let start = (game.heaps - 1, 0);
+    let truth = crate::reachable::reachable(&game, &start, &Silent).unwrap();
+    let reached_wins =
+        (0..game.position_count()).filter(|&i| truth.contains(i) && matches!(naive[i as usize], Value::Win(_)));
+    let counted = reach_by_units(&Forward(&game, true), &start, 1, None, &Silent, |unit, set| {
+        let values = files.load(unit, game.phases)?;
+        Ok(vec![set.par_fold(|| 0, |n, i| n + u64::from(matches!(values.value(i), Value::Win(_))), |a, b| a + b)])
+    })
+    .unwrap();
+    assert_eq!(counted, [reached_wins.count() as u64]);
+    let report =
+        audit_by_units(&Forward(&game, true), |u| files.load(u, game.phases), |n| n, None, 0, &Silent).unwrap();
+    assert_eq!((report.checked, report.disagreements), (game.position_count(), 0));
+    assert_eq!(report.distances, naive_distances(&naive));
+}
+
+#[test]
+fn an_audit_by_units_finds_a_wrong_value_and_resumes_from_its_record() {
+    let game = toy();
+    let lens = vec![game.phases; game.heaps as usize];
+    let dir = tempfile::tempdir().unwrap();
+    let files = UnitFiles::new(dir.path(), key(), lens);
+    UnitSolver::new(0).solve(&game, &files, &Silent).unwrap();
+    let record = files.audit_record(std::time::Duration::ZERO);
+    let load = |u: usize| files.load(u, game.phases);
+    // Stopped after eleven units, resumed: the same result as in one go.
+    let stop = StopAfter { after: 3000 * 11, seen: AtomicU64::new(0) };
+    let stopped = audit_by_units(&Forward(&game, true), load, |n| n, Some(&record), 1 << 20, &stop);
+    assert!(matches!(stopped, Err(UnitAuditError::Interrupted(_))), "{stopped:?}");
+    assert_eq!(finished_audit(&Units::units(&game), &record.file).unwrap(), None);
+    let resumed = audit_by_units(&Forward(&game, true), load, |n| n, Some(&record), 1 << 20, &Silent).unwrap();
+    let whole = audit_by_units(&Forward(&game, true), load, |n| n, None, 1 << 20, &Silent).unwrap();
+    assert_eq!(resumed, whole);
+    assert_eq!((whole.checked, whole.disagreements), (game.position_count(), 0));
+    assert_eq!(whole.distances, naive_distances(&solve_naive(&game)));
+    // Finished, the record keeps the result: nothing is checked again.
+    assert_eq!(finished_audit(&Units::units(&game), &record.file).unwrap(), Some(whole.clone()));
+    let loads = AtomicU64::new(0);
+    let counting = |u: usize| {
+        loads.fetch_add(1, Relaxed);
+        load(u)
+    };
+    let again = audit_by_units(&Forward(&game, true), counting, |n| n, Some(&record), 1 << 20, &Silent).unwrap();
+    assert_eq!((again, loads.load(Relaxed)), (whole.clone(), 0));
+    // One value made a draw where it is not: the audit names that position.
+    let decided = |u: usize| (0..game.phases).rev().find(|&i| load(u).unwrap().value(i) != Value::Draw);
+    let (unit, at) = (1..40).rev().find_map(|u| Some((u, decided(u)?))).unwrap();
+    let wrong = |u: usize| {
+        let mut values = files.load(u, game.phases)?;
+        if u == unit {
+            values.words_mut()[(at / 8) as usize] &= !(0xff << (8 * (at % 8)));
+        }
+        Ok(values)
+    };
+    let report = audit_by_units(&Forward(&game, true), wrong, |n| n, None, 0, &Silent).unwrap();
+    assert!(report.disagreements >= 1, "{report:?}");
+    assert!(report.examples.iter().any(|d| d.idx == unit as u64 * 3000 + at && d.stored == Value::Draw), "{report:?}");
+    // A move into a unit its unit does not list is an error, not a pass.
+    let unlisted = audit_by_units(&Forward(&game, false), load, |n| n, None, 0, &Silent);
+    assert!(matches!(unlisted, Err(UnitAuditError::Unlisted { unit: 1, reached: 0 })), "{unlisted:?}");
+}

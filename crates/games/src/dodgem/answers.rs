@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use serde::Serialize;
-use solved_engine::{Tally, Value};
+use solved_engine::{Distances, Tally, Value};
 
 use super::{Dodgem, Move, Player, Position, RecordMove, Square, UnitFigures};
 use crate::front::{Answer, MoveJson, TallyJson, graded, moves_table};
@@ -71,6 +71,8 @@ pub(super) struct Solved {
     #[serde(flatten)]
     pub summary: Summary,
     pub reachable: TallyJson,
+    /// Every position, either side to move, by result and distance.
+    pub distances: Distances,
     /// For a board kept as unit files.
     #[serde(flatten)]
     pub units: Option<UnitsJson>,
@@ -117,6 +119,7 @@ impl Answer for Solved {
             }
         }
         text.push_str(&self.summary.text(Some(&self.reachable)));
+        let _ = writeln!(text, "{}", distances_text(&self.distances));
         if let Some(units) = &self.units {
             let values = self.summary.all.positions / 2;
             let ratio = values as f64 / units.stored_bytes.max(1) as f64;
@@ -130,6 +133,67 @@ impl Answer for Solved {
         }
         let _ = writeln!(text, "time: {:.2} s", self.seconds);
         text
+    }
+}
+
+/// One line on the distances: how many there are of each result, and
+/// where the counts by distance are.
+fn distances_text(distances: &Distances) -> String {
+    let span = |counts: &std::collections::BTreeMap<u16, u64>| match (counts.keys().next(), counts.keys().next_back()) {
+        (Some(first), Some(last)) => format!("{first} to {last} plies ({} distances)", counts.len()),
+        _ => "none".into(),
+    };
+    format!("won in {}, lost in {} (--json counts each)", span(&distances.wins), span(&distances.losses))
+}
+
+/// Every position checked against its children by the plain rules
+/// (`audit`): the proof that the stored values are the game's.
+#[derive(Debug, Serialize)]
+pub(super) struct Audited {
+    pub game: &'static str,
+    pub size: u8,
+    pub variant: &'static str,
+    /// `units` (read through the unit files) or `table`.
+    pub by: &'static str,
+    /// Positions checked, either side to move.
+    pub checked: u64,
+    pub disagreements: u64,
+    /// The first few that disagree.
+    pub examples: Vec<DisagreementJson>,
+    /// Every position checked, by its stored result and distance.
+    pub distances: Distances,
+    /// This run's time: an audit read back from its record takes none.
+    pub seconds: f64,
+}
+
+/// A position whose stored value its children contradict.
+#[derive(Debug, Serialize)]
+pub(super) struct DisagreementJson {
+    pub position: String,
+    pub stored: Value,
+    pub recomputed: Value,
+}
+
+impl Answer for Audited {
+    fn text(&self) -> String {
+        let mut text = format!(
+            "Dodgem {0}x{0} ({1}), {2}: {3} positions checked against their children (plain rules), {4} disagree; {5}\n",
+            self.size,
+            self.variant,
+            if self.by == "units" { "unit files" } else { "one table" },
+            thousands(self.checked),
+            thousands(self.disagreements),
+            crate::text::duration(self.seconds),
+        );
+        for d in &self.examples {
+            let _ = writeln!(text, "  {}: stored {}, children say {}", d.position, d.stored, d.recomputed);
+        }
+        let _ = writeln!(text, "{}", distances_text(&self.distances));
+        text
+    }
+
+    fn holds(&self) -> bool {
+        self.disagreements == 0
     }
 }
 

@@ -7,13 +7,17 @@ use std::time::Instant;
 
 #[cfg(feature = "mpi")]
 use solved_engine::Progress;
-use solved_engine::Table;
 use solved_engine::table::Packed;
+use solved_engine::{Table, Values};
 
-use super::answers::{self, Probe, Solved, Summary, UnitsJson};
+use anyhow::Context;
+
+use super::answers::{self, Audited, DisagreementJson, Probe, Solved, Summary, UnitsJson};
+use super::claims::SolvedUnits;
 use super::play::{Judge, Session};
 use super::{
-    Dodgem, DodgemUnits, DodgemValues, INFO, Objective, UnitFigures, probe_request, reads_units, unit_options,
+    Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, probe_request, reads_units,
+    unit_options,
 };
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
@@ -54,6 +58,7 @@ impl Game for DodgemGame {
                 })?)
             }
             Operation::Verify => Box::new(verify(host)?),
+            Operation::Audit => Box::new(audit(params, host)?),
             Operation::Match => {
                 let game = Dodgem::from_params(params)?;
                 let (levels, games, seed) = match_params(params)?;
@@ -205,6 +210,8 @@ fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     Ok(Box::new(Solved {
         summary: Summary::new(&game, figures.all, figures.start, &unit_figures),
         reachable: game.reachable_in(&table, host.progress())?.into(),
+        // A stored position and its mirror image, the other side to move.
+        distances: table.distances().times(2),
         units: None,
         seconds: began.elapsed().as_secs_f64(),
         table: Some(host.store().path::<Packed>(&game.table_key()).display().to_string()),
@@ -238,7 +245,6 @@ fn mpi_universe() -> anyhow::Result<Option<mpi::environment::Universe>> {
 /// Solves `game` into unit files, resuming from those already there;
 /// spread over the ranks of an `mpirun` when built with the `mpi` feature.
 fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
-    use anyhow::Context;
     if host.serves_requests() {
         anyhow::bail!(NotBuilt {
             message: format!("Dodgem {0}x{0} is solved by units only from the command line", game.size()),
@@ -282,11 +288,13 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
     let reachable = game.reachable_by_units(&files, progress).with_context(|| {
         format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
     })?;
+    let distances = game.unit_distances(&files, progress)?;
     let units = DodgemUnits::open(game, store)?;
     let start = units.value(game, &game.start())?;
     Ok(Box::new(Solved {
         summary: Summary::new(game, units.every_position(), start, &units.figures()?),
         reachable: TallyJson::from(reachable),
+        distances,
         units: Some(UnitsJson {
             units: game.unit_index().units().len(),
             solved_units: report.solved,
@@ -299,6 +307,49 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
         table: None,
         cached: None,
     }))
+}
+
+/// Every position checked against its children by the plain rules: read
+/// through the unit files where the values are kept there (resuming an
+/// audit stopped before), else through the one table.
+fn audit(params: &Params, host: &dyn Host) -> anyhow::Result<Audited> {
+    use solved_engine::{AuditReport, DenseIndex, audit};
+    let game = Dodgem::from_params(params)?;
+    let began = Instant::now();
+    let every = EveryPosition(&game);
+    let (by, report): (_, AuditReport) = match values(&game, params, host)? {
+        DodgemValues::Table(table) => ("table", audit(&every, &*table, |pos| game.index(pos), host.progress())?),
+        DodgemValues::Units(_) => {
+            let files = game.unit_files(host.store());
+            let progress = host.progress();
+            let _lock = files.lock(|| {
+                progress.note(&format!("waiting for another process that is using {}", files.dir().display()));
+            })?;
+            let budget = unit_options(&game, params)?.budget;
+            let audited = game.audit_units(&files, budget, progress);
+            ("units", audited.with_context(|| format!("cannot audit Dodgem {0}x{0}", game.size()))?)
+        }
+    };
+    let examples = report
+        .examples
+        .iter()
+        .map(|d| DisagreementJson {
+            position: every.unindex(d.idx).to_string(),
+            stored: d.stored,
+            recomputed: d.implied,
+        })
+        .collect();
+    Ok(Audited {
+        game: INFO.id,
+        size: game.size(),
+        variant: game.objective().id(),
+        by,
+        checked: report.checked,
+        disagreements: report.disagreements,
+        examples,
+        distances: report.distances,
+        seconds: began.elapsed().as_secs_f64(),
+    })
 }
 
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
@@ -315,14 +366,18 @@ fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {
     let progress = host.progress();
     // 6×6 takes hours: it is checked if a solve has made its units.
     let game = Dodgem::new(6, Objective::Normal)?;
+    let files = game.unit_files(host.store());
     let six = match units(&game, host) {
-        Ok(units) => Ok((units, game.reachable_if_walked(&game.unit_files(host.store()))?)),
+        Ok(units) => Ok((units, game.reachable_if_walked(&files)?, game.audited(&files)?)),
         Err(error) => match error.downcast::<NotBuilt>() {
             Ok(missing) => Err(missing.message),
             Err(error) => return Err(error),
         },
     };
-    let six = six.as_ref().map(|(units, reachable)| (&**units, *reachable)).map_err(String::clone);
+    let six = match six {
+        Ok((ref units, reachable, audited)) => Ok(SolvedUnits { units, reachable, audited }),
+        Err(missing) => Err(missing),
+    };
     let (mut claims, record) = super::verify(|game| table(game, host).map(|(table, _)| table), six, progress)?;
     // Whatever unit files a solve has written, of any size, read back whole.
     for size in 2..=6 {

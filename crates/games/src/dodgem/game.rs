@@ -67,6 +67,12 @@ pub const INFO: GameInfo = GameInfo {
             served: None,
         },
         Supported {
+            operation: Operation::Audit,
+            about: "Dodgem: every position, either side to move, through its table or unit files",
+            fields: &[SIZE, MISERE, READ_UNITS, MEMORY],
+            served: None,
+        },
+        Supported {
             operation: Operation::Play,
             about: "Dodgem",
             fields: &[SIZE, MISERE, SIDE, LEVEL, HINTS, SEED, READ_UNITS],

@@ -46,7 +46,7 @@ use std::sync::{Arc, OnceLock};
 
 use solved_engine::{Plies, Value, bits};
 
-pub use self::claims::{RecordMove, check_size, verify};
+pub use self::claims::{RecordMove, SolvedUnits, check_size, verify};
 pub use self::front::GAME;
 pub use self::game::{INFO, MoveError, RequestError, UnitOptions, probe_request, reads_units, unit_options};
 pub use self::index::DodgemIndex;

@@ -8,11 +8,12 @@ use solved_engine::table::{Header, Packed, TableKey};
 use std::time::Duration;
 
 use solved_engine::units::{
-    LONGEST_LOSS, LONGEST_WIN, OpenUnits, ReachError, UnitFiles, UnitReport, UnitSolveError, UnitSolver, UnitStore,
-    finished_walk, reach_by_units,
+    ForwardUnits, LONGEST_LOSS, LONGEST_WIN, OpenUnits, ReachError, UnitAuditError, UnitFiles, UnitReport,
+    UnitSolveError, UnitSolver, UnitStore, audit_by_units, finished_audit, finished_walk, reach_by_units,
 };
 use solved_engine::{
-    AuditReport, Disagreement, Interrupted, Plies, Progress, Table, TableError, TableStore, Tally, Units, Value,
+    AuditReport, Disagreement, DistanceCounter, Distances, Interrupted, Plies, Progress, Table, TableError, TableStore,
+    Tally, Units, Value, Values,
 };
 
 use super::summary::ZUGZWANGS;
@@ -116,6 +117,77 @@ impl Dodgem {
     }
 }
 
+/// How often an audit of the units records how far it got: a unit of 6×6
+/// takes up to minutes, and a record is a few hundred bytes.
+const AUDIT_SAVED_EVERY: Duration = Duration::from_secs(30);
+
+impl Dodgem {
+    /// Checks every position of the unit `files`, either side to move,
+    /// against its children made by the plain rules (see
+    /// [`audit_by_units`]), keeping up to `budget` bytes of units read
+    /// again later: resumed from the record an earlier audit left, or read
+    /// from the one that finished. The report counts every position by
+    /// distance.
+    ///
+    /// # Errors
+    ///
+    /// [`UnitAuditError`] if it is interrupted (having recorded where it
+    /// is), or a unit or the record cannot be read or written.
+    pub fn audit_units(
+        &self,
+        files: &UnitFiles,
+        budget: u64,
+        progress: &dyn Progress,
+    ) -> Result<AuditReport, UnitAuditError> {
+        let units = self.unit_index().units();
+        let record = files.audit_record(AUDIT_SAVED_EVERY);
+        // Positions 2i and 2i + 1 of a unit both have its stored value i.
+        audit_by_units(
+            &EveryPosition(self),
+            |u| files.load(u, units[u].len),
+            |n| n / 2,
+            Some(&record),
+            budget,
+            progress,
+        )
+    }
+
+    /// What [`audit_units`](Self::audit_units) found, if an audit of
+    /// `files` has finished; it checks nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the audit's record cannot be read.
+    pub fn audited(&self, files: &UnitFiles) -> Result<Option<AuditReport>, TableError> {
+        finished_audit(&EveryPosition(self).units(), &files.audit_record(AUDIT_SAVED_EVERY).file)
+    }
+
+    /// Every position of the unit `files`, either side to move, counted by
+    /// distance: from a finished audit, else read unit by unit.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if a unit or the audit's record cannot be read, or
+    /// [`Interrupted`].
+    pub fn unit_distances(&self, files: &UnitFiles, progress: &dyn Progress) -> Result<Distances, Sampled> {
+        if let Some(audit) = self.audited(files)? {
+            return Ok(audit.distances);
+        }
+        let units = self.unit_index().units();
+        progress.start("counting by distance", units.iter().map(|u| u.len).sum());
+        let mut counter = DistanceCounter::default();
+        for (unit, len) in units.iter().map(|u| u.len).enumerate() {
+            if progress.should_stop() {
+                return Err(Interrupted.into());
+            }
+            counter.add_all(&files.load(unit, len)?.distances());
+            progress.advance(len);
+        }
+        // A stored position and its mirror image, the other side to move.
+        Ok(counter.finish().times(2))
+    }
+}
+
 /// Why a check of unit files (a sample audit, say) stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum Sampled {
@@ -182,6 +254,8 @@ impl Dodgem {
             checked: samples,
             disagreements: disagreements.len() as u64,
             examples: disagreements.into_iter().take(10).collect(),
+            // A sample says nothing of how the board's distances spread.
+            distances: Distances::default(),
         })
     }
 }

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use solved_engine::{DenseIndex, Expansion, Plies, Silent, UnitParts, Units, Value, audit, solve_naive};
+use solved_engine::{AuditReport, DenseIndex, Expansion, Plies, Silent, UnitParts, Units, Value, audit, solve_naive};
 
 use super::*;
 use crate::levels::{Level, Worth};
@@ -741,23 +741,37 @@ fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wro
         longest: (summary.longest_win.unwrap(), summary.longest_loss.unwrap()),
         mutual_zugzwangs: summary.mutual_zugzwang,
     };
-    let verdicts = |published: &claims::OwnResult, reachable| {
-        let claims = claims::from_unit_files(&game, Ok(&units), published, reachable, 5000, &Silent).unwrap();
-        assert_eq!(claims.len(), 9);
-        assert_eq!(claims.last().unwrap().ours, "all 5000 agree");
+    let audit_claim =
+        "4x4: every position, either side to move, has the value its children give by the plain rules (solved audit)";
+    let verdicts = |published: &claims::OwnResult, reachable, audited: Option<AuditReport>| {
+        let solved = claims::SolvedUnits { units: &units, reachable, audited: audited.clone() };
+        let claims = claims::from_unit_files(&game, Ok(solved), published, 5000, &Silent).unwrap();
+        match audited {
+            Some(audit) => assert_eq!(claims.last().unwrap().ours, format!("all {} agree", audit.checked)),
+            None => assert_eq!(claims.last().unwrap().ours, "all 5000 agree"),
+        }
         claims.into_iter().map(|c| (c.claim, c.verdict)).collect::<Vec<_>>()
     };
-    let not_walked = verdicts(&published, None);
+    let not_walked = verdicts(&published, None, None);
     let unreached: Vec<&str> = not_walked.iter().filter(|c| c.1 != Verdict::Agrees).map(|c| c.0.as_str()).collect();
-    assert_eq!(unreached, ["4x4 positions reachable from the start (wins, losses, draws)"]);
+    assert_eq!(unreached, ["4x4 positions reachable from the start (wins, losses, draws)", audit_claim]);
     assert_eq!(not_walked[3].1, Verdict::NotYetReachable);
     let walked = game.reachable_by_units(&files, &Silent).unwrap();
-    assert!(verdicts(&published, Some(walked)).iter().all(|c| c.1 == Verdict::Agrees));
+    let not_audited = verdicts(&published, Some(walked), None);
+    assert!(not_audited.iter().all(|c| c.1 == Verdict::Agrees || c.0 == audit_claim));
+    // The full audit, once it has run, stands for the sample.
+    assert_eq!(game.audited(&files).unwrap(), None);
+    let audit = game.audit_units(&files, 0, &Silent).unwrap();
+    assert_eq!(game.audited(&files).unwrap().as_ref(), Some(&audit));
+    assert!(verdicts(&published, Some(walked), Some(audit.clone())).iter().all(|c| c.1 == Verdict::Agrees));
     // Each published figure is held to the files: one wrong, one claim fails.
     let mut wrong = published.clone();
     wrong.mutual_zugzwangs += 1;
-    let failed: Vec<String> =
-        verdicts(&wrong, Some(walked)).into_iter().filter(|c| c.1 != Verdict::Agrees).map(|c| c.0).collect();
+    let failed: Vec<String> = verdicts(&wrong, Some(walked), Some(audit))
+        .into_iter()
+        .filter(|c| c.1 != Verdict::Agrees)
+        .map(|c| c.0)
+        .collect();
     assert_eq!(failed, ["4x4 placements lost for either side to move"]);
     // One stored value changed: the audit finds it where it was sampled.
     let wrong = 2 * game.unit_index().count() / 5;
@@ -771,7 +785,7 @@ fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wro
     let report = game.audit_sample(0..game.unit_index().count(), 5, &Silent, lie).unwrap();
     assert_eq!(report.checked, 5);
     assert!(report.examples.iter().any(|d| d.idx == wrong), "{report:?}");
-    let missing = claims::from_unit_files(&game, Err("not solved".into()), &published, None, 5, &Silent).unwrap();
+    let missing = claims::from_unit_files(&game, Err("not solved".into()), &published, 5, &Silent).unwrap();
     assert_eq!(missing.len(), 1);
     assert_eq!((missing[0].ours.as_str(), &missing[0].verdict), ("not solved", &Verdict::NotYetReachable));
 }
