@@ -69,10 +69,11 @@ fn documents() -> String {
     table
 }
 
-/// The table of `docs/screenshots/*.png`: each name and its bytes.
+/// The table of `docs/screenshots/*.png` (and the charts, `*.svg`): each
+/// name and its bytes.
 fn screenshots() -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
-    let names = names_in(&dir, &[".png"]);
+    let names = names_in(&dir, &[".png", ".svg"]);
     let mut table = String::from("&[\n");
     for name in &names {
         let path = dir.join(name);
