@@ -25,7 +25,7 @@ use crate::info::{GameInfo, Operation};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable, obtain_for_play};
-use crate::text::duration;
+use crate::text::{duration, thousands};
 
 /// Dodgem in the registry.
 pub const GAME: &dyn Game = &DodgemGame;
@@ -276,6 +276,14 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
             progress.note(&format!("waiting for another process that is solving into {}", dir.display()));
         })?),
     };
+    if !finished {
+        progress.note(&format!(
+            "solving {} units into {}, resuming from those there: about {} in all on two cores",
+            game.unit_index().units().len(),
+            dir.display(),
+            duration(game.units_cost().seconds)
+        ));
+    }
     #[cfg(feature = "mpi")]
     let report = match &world {
         Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, progress)
@@ -326,6 +334,13 @@ fn audit(params: &Params, host: &dyn Host) -> anyhow::Result<Audited> {
                 progress.note(&format!("waiting for another process that is using {}", files.dir().display()));
             })?;
             let budget = unit_options(&game, params)?.budget;
+            if game.audited(&files)?.is_none() {
+                progress.note(&format!(
+                    "checking {} positions, resuming where an audit stopped: about {} in all on two cores",
+                    thousands(2 * game.position_count()),
+                    duration(game.audit_cost().seconds)
+                ));
+            }
             let audited = game.audit_units(&files, budget, progress);
             ("units", audited.with_context(|| format!("cannot audit Dodgem {0}x{0}", game.size()))?)
         }

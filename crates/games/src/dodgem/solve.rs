@@ -595,6 +595,13 @@ impl Dodgem {
         Cost { seconds: positions / 6.75e6 + 2.0 * positions / 17e6, bytes: 8_000_000_000 }
     }
 
+    /// What a full audit of the unit files takes, at the rate measured on
+    /// 5×5's (11.4 million positions a second, either side to move, on
+    /// two cores; `docs/dodgem-6x6.md`).
+    pub fn audit_cost(&self) -> Cost {
+        Cost { seconds: 2.0 * self.position_count() as f64 / 11.4e6, bytes: 8_000_000_000 }
+    }
+
     /// Solves every unit in memory and puts them one after another: the
     /// table of a board up to [`MAX_FLAT_SIZE`].
     ///
