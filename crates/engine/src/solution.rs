@@ -41,6 +41,39 @@ impl Solution {
         8 * self.words.len() as u64
     }
 
+    /// The CRC-64/XZ of the values as a table stores them: a byte a
+    /// position, or two (little-endian) if wide.
+    pub(crate) fn checksum(&self) -> u64 {
+        let mut digest = crate::table::CRC.digest();
+        let pieces = self.pieces(&mut |piece| {
+            digest.update(piece);
+            Ok(())
+        });
+        pieces.expect("adding to a checksum does not fail");
+        digest.finalize()
+    }
+
+    /// Gives `sink` the values as a table stores them (see
+    /// [`checksum`](Self::checksum)), a piece at a time.
+    fn pieces(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        const PIECE: usize = 1 << 20;
+        let mut buffer = Vec::with_capacity(PIECE);
+        let mut remaining = (if self.wide { 2 * self.len } else { self.len }) as usize;
+        for word in &self.words {
+            let take = remaining.min(8);
+            buffer.extend_from_slice(&word.to_le_bytes()[..take]);
+            remaining -= take;
+            if buffer.len() + 8 > PIECE {
+                sink(&buffer)?;
+                buffer.clear();
+            }
+        }
+        if !buffer.is_empty() {
+            sink(&buffer)?;
+        }
+        Ok(())
+    }
+
     /// The solution held by `words`, eight positions to a word.
     pub(crate) fn from_words(words: Vec<u64>, len: u64) -> Solution {
         debug_assert_eq!(words.len() as u64, len.div_ceil(8));
@@ -173,21 +206,6 @@ impl Payload<Packed> for Solution {
                 format!("a distance past {} plies does not fit one byte per position", PackedValue::MAX_PLIES),
             ));
         }
-        const PIECE: usize = 1 << 20;
-        let mut buffer = Vec::with_capacity(PIECE);
-        let mut remaining = self.len as usize;
-        for word in &self.words {
-            let take = remaining.min(8);
-            buffer.extend_from_slice(&word.to_le_bytes()[..take]);
-            remaining -= take;
-            if buffer.len() + 8 > PIECE {
-                sink(&buffer)?;
-                buffer.clear();
-            }
-        }
-        if !buffer.is_empty() {
-            sink(&buffer)?;
-        }
-        Ok(())
+        self.pieces(sink)
     }
 }

@@ -34,7 +34,7 @@ use crate::value::Value;
 
 /// Slice-by-16: tables reach gigabytes, and the checksum is computed on
 /// every open.
-const CRC: Crc<u64, CrcTable<16>> = Crc::<u64, CrcTable<16>>::new(&CRC_64_XZ);
+pub(crate) const CRC: Crc<u64, CrcTable<16>> = Crc::<u64, CrcTable<16>>::new(&CRC_64_XZ);
 
 /// Why a table's bytes cannot be used.
 #[derive(Debug, thiserror::Error)]

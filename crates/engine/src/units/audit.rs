@@ -9,7 +9,10 @@
 //! values of the units its moves reach are in memory; those read again
 //! later stay while a budget allows, the one needed latest leaving first.
 //! The record after each unit (the next unit, the counts so far) lets a
-//! killed audit resume; a finished audit leaves its result there.
+//! killed audit resume; a finished audit leaves its result there. It also
+//! holds a checksum of the values of every unit audited, checked again
+//! before resuming: a record carried to a copy of the units solved again
+//! vouches for it only where the values are the same bytes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -67,14 +70,15 @@ const CHUNK: u64 = 1 << 14;
 /// `budget` bytes. The report counts every value audited in its
 /// distances.
 ///
-/// With a `record`, an audit resumes from the one saved there and leaves
-/// its result in it: calling again then checks nothing.
+/// With a `record`, an audit resumes from the one saved there, once the
+/// units it covers are read again and found to be those it audited, and
+/// leaves its result in it: calling again then checks nothing else.
 ///
 /// # Errors
 ///
 /// [`UnitAuditError`] if it is interrupted (the record saved), a unit or
-/// the record cannot be read or written, or a move leads outside the units
-/// its unit lists.
+/// the record cannot be read or written, the record covers other values
+/// than the units', or a move leads outside the units its unit lists.
 pub fn audit_by_units<G: ForwardUnits>(
     game: &G,
     load: impl Fn(usize) -> Result<Solution, TableError> + Sync,
@@ -90,18 +94,22 @@ pub fn audit_by_units<G: ForwardUnits>(
             .ok_or_else(|| record.expect("loaded from it").file.refuse("its state does not fit these units"))?,
         None => Sofar::default(),
     };
+    if let Some(record) = record {
+        sofar.check_covers(&record.file, &load, progress)?;
+    }
     progress.start("audit", units.iter().map(|u| u.len).sum());
     progress.advance(units[..sofar.next].iter().map(|u| u.len).sum());
     let mut kept = Kept::new(&units, budget);
     let mut saved_at = Instant::now();
     while sofar.next < units.len() {
         let number = sofar.next;
-        let checked = kept
-            .values_for(number, &units, &load)
-            .map_err(UnitAuditError::from)
-            .and_then(|values| audit_unit(game, number, &units[number], starts[number], &values, &entry, progress));
-        let part = match checked {
-            Ok(part) => part,
+        let checked = kept.values_for(number, &units, &load).map_err(UnitAuditError::from).and_then(|values| {
+            let part = audit_unit(game, number, &units[number], starts[number], &values, &entry, progress)?;
+            let own = &values.iter().find(|(u, _)| *u == number).expect("a unit's own values are loaded").1;
+            Ok((part, own.checksum()))
+        });
+        let (part, checksum) = match checked {
+            Ok(checked) => checked,
             Err(stopped) => {
                 if let Some(record) = record {
                     sofar.save(&record.file)?;
@@ -110,6 +118,7 @@ pub fn audit_by_units<G: ForwardUnits>(
             }
         };
         sofar.add(part);
+        sofar.digest = chained(sofar.digest, checksum);
         sofar.next += 1;
         kept.done_with(number);
         let finished = sofar.next == units.len();
@@ -121,16 +130,39 @@ pub fn audit_by_units<G: ForwardUnits>(
     Ok(sofar.report)
 }
 
-/// The result a finished audit by units left in `record`, or `None` if
-/// none has finished there; it checks nothing.
+/// Whether `record` says its audit has finished, as far as the record
+/// alone tells: [`finished_audit`] also checks the values are those audited.
 ///
 /// # Errors
 ///
 /// [`TableError`] if the record cannot be read or does not fit `units`.
-pub fn finished_audit(units: &[Unit], record: &Checkpoint) -> Result<Option<AuditReport>, TableError> {
+pub fn audit_recorded_finished(units: &[Unit], record: &Checkpoint) -> Result<bool, TableError> {
+    let Some(saved) = record.load_any()? else { return Ok(false) };
+    let sofar = Sofar::restore(&saved.words, units.len()).ok_or_else(|| record.refuse("its state does not fit"))?;
+    Ok(sofar.next == units.len())
+}
+
+/// The result a finished audit by units left in `record`, or `None` if
+/// none has finished there. It audits nothing, but reads every unit by
+/// `load` to check the values are those audited.
+///
+/// # Errors
+///
+/// [`TableError`] if the record cannot be read, does not fit `units`, or
+/// covers other values than `load` gives.
+pub fn finished_audit(
+    units: &[Unit],
+    record: &Checkpoint,
+    load: impl Fn(usize) -> Result<Solution, TableError> + Sync,
+    progress: &dyn Progress,
+) -> Result<Option<AuditReport>, TableError> {
     let Some(saved) = record.load_any()? else { return Ok(None) };
     let sofar = Sofar::restore(&saved.words, units.len()).ok_or_else(|| record.refuse("its state does not fit"))?;
-    Ok((sofar.next == units.len()).then_some(sofar.report))
+    if sofar.next < units.len() {
+        return Ok(None);
+    }
+    sofar.check_covers(record, &load, progress)?;
+    Ok(Some(sofar.report))
 }
 
 /// Checks every position of `unit` (number `number`, its positions
@@ -262,23 +294,33 @@ impl Kept {
 #[derive(Default)]
 struct Sofar {
     next: usize,
+    /// The checksums of the values of the units before `next`, [`chained`].
+    digest: u64,
     report: AuditReport,
 }
 
 /// The record's layout version, its first word.
-const RECORD_VERSION: u64 = 1;
+const RECORD_VERSION: u64 = 2;
+
+/// `digest` followed by one more unit's values, of this checksum.
+fn chained(digest: u64, checksum: u64) -> u64 {
+    let mut chain = crate::table::CRC.digest();
+    chain.update(&digest.to_le_bytes());
+    chain.update(&checksum.to_le_bytes());
+    chain.finalize()
+}
 
 impl Sofar {
     fn add(&mut self, part: AuditReport) {
         self.report = std::mem::take(&mut self.report).merge(part);
     }
 
-    /// The record as words: version, next unit, checked, disagreements,
+    /// The record as words: version, next unit, digest, checked, disagreements,
     /// the examples (count, then index, stored and implied each), then
     /// the distances (count, then value and count each).
     fn to_words(&self) -> Vec<u64> {
         let report = &self.report;
-        let mut words = vec![RECORD_VERSION, self.next as u64, report.checked, report.disagreements];
+        let mut words = vec![RECORD_VERSION, self.next as u64, self.digest, report.checked, report.disagreements];
         words.push(report.examples.len() as u64);
         for d in &report.examples {
             words.extend([d.idx, value_word(d.stored), value_word(d.implied)]);
@@ -302,6 +344,7 @@ impl Sofar {
             return None;
         }
         let next = usize::try_from(take()?).ok().filter(|&n| n <= units)?;
+        let digest = take()?;
         let mut report = AuditReport { checked: take()?, disagreements: take()?, ..AuditReport::default() };
         for _ in 0..take()?.min(EXAMPLES as u64) {
             let (idx, stored, implied) = (take()?, word_value(take()?)?, word_value(take()?)?);
@@ -313,7 +356,30 @@ impl Sofar {
             distances.add(value, count);
         }
         report.distances = distances.finish();
-        (take().is_none() && report.distances.positions() == report.checked).then_some(Sofar { next, report })
+        (take().is_none() && report.distances.positions() == report.checked).then_some(Sofar { next, digest, report })
+    }
+
+    /// Refuses `record`, which this was restored from, unless `load` gives
+    /// the values it audited for every unit before `next`.
+    fn check_covers(
+        &self,
+        record: &Checkpoint,
+        load: &(impl Fn(usize) -> Result<Solution, TableError> + Sync),
+        progress: &dyn Progress,
+    ) -> Result<(), TableError> {
+        if self.next == 0 {
+            return Ok(());
+        }
+        progress
+            .note(&format!("reading the {} units audited, to check they are the values the record covers", self.next));
+        let checksums =
+            (0..self.next).into_par_iter().map(|u| load(u).map(|s| s.checksum())).collect::<Result<Vec<_>, _>>()?;
+        if checksums.into_iter().fold(0, chained) != self.digest {
+            return Err(record.refuse(
+                "it covers other values than these units hold: solve them again, or delete the record to audit them anew",
+            ));
+        }
+        Ok(())
     }
 
     fn save(&self, file: &Checkpoint) -> Result<(), TableError> {

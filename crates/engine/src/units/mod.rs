@@ -38,7 +38,7 @@ use crate::solution::Solution;
 use crate::table::TableError;
 use crate::value::Value;
 
-pub use self::audit::{AuditRecord, UnitAuditError, audit_by_units, finished_audit};
+pub use self::audit::{AuditRecord, UnitAuditError, audit_by_units, audit_recorded_finished, finished_audit};
 use self::dependency_values::DependencyValues;
 pub use self::files::{OPEN_FILES, OpenUnits, UnitFiles, UnitTable, UnitValues, WideUnitValues};
 pub use self::memory::UnitsInMemory;

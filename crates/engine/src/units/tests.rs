@@ -705,21 +705,34 @@ fn an_audit_by_units_finds_a_wrong_value_and_resumes_from_its_record() {
     let stop = StopAfter { after: 3000 * 11, seen: AtomicU64::new(0) };
     let stopped = audit_by_units(&Forward(&game, true), load, |n| n, Some(&record), 1 << 20, &stop);
     assert!(matches!(stopped, Err(UnitAuditError::Interrupted(_))), "{stopped:?}");
-    assert_eq!(finished_audit(&Units::units(&game), &record.file).unwrap(), None);
+    assert_eq!(finished_audit(&Units::units(&game), &record.file, load, &Silent).unwrap(), None);
+    // Carried to units whose values are not those audited, the record
+    // vouches for nothing: it is refused, and stays as it was.
+    let changed = |u: usize| {
+        let mut values = load(u)?;
+        if u == 3 {
+            values.words_mut()[0] ^= 1;
+        }
+        Ok(values)
+    };
+    let refused = audit_by_units(&Forward(&game, true), changed, |n| n, Some(&record), 1 << 20, &Silent);
+    let covers_other_values = |e: &TableError| matches!(e, TableError::Invalid { source: crate::table::FormatError::Content { reason }, .. } if reason.contains("other values"));
+    assert!(matches!(&refused, Err(UnitAuditError::Store(e)) if covers_other_values(e)), "{refused:?}");
     let resumed = audit_by_units(&Forward(&game, true), load, |n| n, Some(&record), 1 << 20, &Silent).unwrap();
     let whole = audit_by_units(&Forward(&game, true), load, |n| n, None, 1 << 20, &Silent).unwrap();
     assert_eq!(resumed, whole);
     assert_eq!((whole.checked, whole.disagreements), (game.position_count(), 0));
     assert_eq!(whole.distances, naive_distances(&solve_naive(&game)));
-    // Finished, the record keeps the result: nothing is checked again.
-    assert_eq!(finished_audit(&Units::units(&game), &record.file).unwrap(), Some(whole.clone()));
+    // Finished, the record keeps the result: nothing is audited again, the
+    // units are only read to confirm they are the values audited.
+    assert_eq!(finished_audit(&Units::units(&game), &record.file, load, &Silent).unwrap(), Some(whole.clone()));
     let loads = AtomicU64::new(0);
     let counting = |u: usize| {
         loads.fetch_add(1, Relaxed);
         load(u)
     };
     let again = audit_by_units(&Forward(&game, true), counting, |n| n, Some(&record), 1 << 20, &Silent).unwrap();
-    assert_eq!((again, loads.load(Relaxed)), (whole.clone(), 0));
+    assert_eq!((again, loads.load(Relaxed)), (whole.clone(), game.heaps));
     // One value made a draw where it is not: the audit names that position.
     let decided = |u: usize| (0..game.phases).rev().find(|&i| load(u).unwrap().value(i) != Value::Draw);
     let (unit, at) = (1..40).rev().find_map(|u| Some((u, decided(u)?))).unwrap();

@@ -334,7 +334,7 @@ fn audit(params: &Params, host: &dyn Host) -> anyhow::Result<Audited> {
                 progress.note(&format!("waiting for another process that is using {}", files.dir().display()));
             })?;
             let budget = unit_options(&game, params)?.budget;
-            if game.audited(&files)?.is_none() {
+            if !game.audit_recorded_finished(&files)? {
                 progress.note(&format!(
                     "checking {} positions, resuming where an audit stopped: about {} in all on two cores",
                     thousands(2 * game.position_count()),
@@ -383,7 +383,7 @@ fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {
     let game = Dodgem::new(6, Objective::Normal)?;
     let files = game.unit_files(host.store());
     let six = match units(&game, host) {
-        Ok(units) => Ok((units, game.reachable_if_walked(&files)?, game.audited(&files)?)),
+        Ok(units) => Ok((units, game.reachable_if_walked(&files)?, game.audited(&files, progress)?)),
         Err(error) => match error.downcast::<NotBuilt>() {
             Ok(missing) => Err(missing.message),
             Err(error) => return Err(error),

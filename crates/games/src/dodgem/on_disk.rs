@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use solved_engine::units::{
     ForwardUnits, LONGEST_LOSS, LONGEST_WIN, OpenUnits, ReachError, UnitAuditError, UnitFiles, UnitReport,
-    UnitSolveError, UnitSolver, UnitStore, audit_by_units, finished_audit, finished_walk, reach_by_units,
+    UnitSolveError, UnitSolver, UnitStore, audit_by_units, audit_recorded_finished, finished_audit, finished_walk,
+    reach_by_units,
 };
 use solved_engine::{
     AuditReport, Disagreement, DistanceCounter, Distances, Interrupted, Plies, Progress, Table, TableError, TableStore,
@@ -153,13 +154,27 @@ impl Dodgem {
     }
 
     /// What [`audit_units`](Self::audit_units) found, if an audit of
-    /// `files` has finished; it checks nothing.
+    /// `files` has finished; it audits nothing, but reads every unit to
+    /// check the values are those the audit covered.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if the audit's record or a unit cannot be read, or
+    /// the record covers other values.
+    pub fn audited(&self, files: &UnitFiles, progress: &dyn Progress) -> Result<Option<AuditReport>, TableError> {
+        let units = self.unit_index().units();
+        let record = files.audit_record(AUDIT_SAVED_EVERY);
+        finished_audit(&EveryPosition(self).units(), &record.file, |u| files.load(u, units[u].len), progress)
+    }
+
+    /// Whether the record of an audit of `files` says it has finished (see
+    /// [`audited`](Self::audited), which also checks the values).
     ///
     /// # Errors
     ///
     /// [`TableError`] if the audit's record cannot be read.
-    pub fn audited(&self, files: &UnitFiles) -> Result<Option<AuditReport>, TableError> {
-        finished_audit(&EveryPosition(self).units(), &files.audit_record(AUDIT_SAVED_EVERY).file)
+    pub fn audit_recorded_finished(&self, files: &UnitFiles) -> Result<bool, TableError> {
+        audit_recorded_finished(&EveryPosition(self).units(), &files.audit_record(AUDIT_SAVED_EVERY).file)
     }
 
     /// Every position of the unit `files`, either side to move, counted by
@@ -170,7 +185,7 @@ impl Dodgem {
     /// [`TableError`] if a unit or the audit's record cannot be read, or
     /// [`Interrupted`].
     pub fn unit_distances(&self, files: &UnitFiles, progress: &dyn Progress) -> Result<Distances, Sampled> {
-        if let Some(audit) = self.audited(files)? {
+        if let Some(audit) = self.audited(files, progress)? {
             return Ok(audit.distances);
         }
         let units = self.unit_index().units();

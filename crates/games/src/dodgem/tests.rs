@@ -760,9 +760,9 @@ fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wro
     let not_audited = verdicts(&published, Some(walked), None);
     assert!(not_audited.iter().all(|c| c.1 == Verdict::Agrees || c.0 == audit_claim));
     // The full audit, once it has run, stands for the sample.
-    assert_eq!(game.audited(&files).unwrap(), None);
+    assert_eq!(game.audited(&files, &Silent).unwrap(), None);
     let audit = game.audit_units(&files, 0, &Silent).unwrap();
-    assert_eq!(game.audited(&files).unwrap().as_ref(), Some(&audit));
+    assert_eq!(game.audited(&files, &Silent).unwrap().as_ref(), Some(&audit));
     assert!(verdicts(&published, Some(walked), Some(audit.clone())).iter().all(|c| c.1 == Verdict::Agrees));
     // Each published figure is held to the files: one wrong, one claim fails.
     let mut wrong = published.clone();
