@@ -24,12 +24,23 @@ pub(super) struct Summary {
     start: Value,
     max_win_distance: Option<u16>,
     max_loss_distance: Option<u16>,
+    /// A position won in the longest win, and one lost in the longest
+    /// loss, Blue to move (see [`Dodgem::longest_examples`]).
+    longest_win_position: Option<String>,
+    longest_loss_position: Option<String>,
     /// Car placements (with at least one car) lost for either side to move.
     mutual_zugzwang: u64,
 }
 
 impl Summary {
-    pub(super) fn new(game: &Dodgem, all: Tally, start: Value, figures: &UnitFigures) -> Summary {
+    pub(super) fn new(
+        game: &Dodgem,
+        all: Tally,
+        start: Value,
+        figures: &UnitFigures,
+        longest: [Option<Position>; 2],
+    ) -> Summary {
+        let [win, loss] = longest.map(|pos| pos.map(|pos| pos.to_string()));
         Summary {
             game: super::INFO.id,
             size: game.size(),
@@ -38,6 +49,8 @@ impl Summary {
             start,
             max_win_distance: figures.longest_win.map(|p| p.0),
             max_loss_distance: figures.longest_loss.map(|p| p.0),
+            longest_win_position: win,
+            longest_loss_position: loss,
             mutual_zugzwang: figures.mutual_zugzwang,
         }
     }
@@ -53,6 +66,11 @@ impl Summary {
             longest(self.max_win_distance),
             longest(self.max_loss_distance)
         );
+        for (name, pos) in [("win", &self.longest_win_position), ("loss", &self.longest_loss_position)] {
+            if let Some(pos) = pos {
+                let _ = writeln!(text, "  a longest {name}: {pos}");
+            }
+        }
         let _ = writeln!(text, "placements lost for either side to move: {}", self.mutual_zugzwang);
         text
     }

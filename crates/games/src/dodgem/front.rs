@@ -184,11 +184,11 @@ fn summary(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Su
                 longest_loss: summary.longest_loss,
                 mutual_zugzwang: summary.mutual_zugzwang,
             };
-            Summary::new(game, summary.all, summary.start, &figures)
+            Summary::new(game, summary.all, summary.start, &figures, game.longest_examples(&*table))
         }
         DodgemValues::Units(units) => {
             let start = units.value(game, &game.start())?;
-            Summary::new(game, units.every_position(), start, &units.figures()?)
+            Summary::new(game, units.every_position(), start, &units.figures()?, units.longest_examples(game)?)
         }
     })
 }
@@ -208,7 +208,7 @@ fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
         mutual_zugzwang: figures.mutual_zugzwang,
     };
     Ok(Box::new(Solved {
-        summary: Summary::new(&game, figures.all, figures.start, &unit_figures),
+        summary: Summary::new(&game, figures.all, figures.start, &unit_figures, game.longest_examples(&*table)),
         reachable: game.reachable_in(&table, host.progress())?.into(),
         // A stored position and its mirror image, the other side to move.
         distances: table.distances().times(2),
@@ -300,7 +300,7 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
     let units = DodgemUnits::open(game, store)?;
     let start = units.value(game, &game.start())?;
     Ok(Box::new(Solved {
-        summary: Summary::new(game, units.every_position(), start, &units.figures()?),
+        summary: Summary::new(game, units.every_position(), start, &units.figures()?, units.longest_examples(game)?),
         reachable: TallyJson::from(reachable),
         distances,
         units: Some(UnitsJson {

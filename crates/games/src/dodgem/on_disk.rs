@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use solved_engine::table::{Header, Packed, TableKey};
+use solved_engine::table::{FormatError, Header, Packed, TableKey};
 use std::time::Duration;
 
 use solved_engine::units::{
@@ -345,11 +345,41 @@ impl DodgemUnits {
 
     /// The smallest unit holding the longest loss, and that loss.
     pub fn longest_loss_unit(&self) -> Option<(usize, Plies)> {
-        let longest = |unit: usize| self.units.header(unit).fact(LONGEST_LOSS);
+        self.smallest_unit_holding(LONGEST_LOSS).map(|(unit, loss)| (unit, Plies(loss as u16)))
+    }
+
+    /// The smallest unit (then the first) whose header names the longest
+    /// distance of `fact` over all units, and that distance.
+    fn smallest_unit_holding(&self, fact: &str) -> Option<(usize, u64)> {
+        let longest = |unit: usize| self.units.header(unit).fact(fact);
         let units = 0..self.units.len();
-        let loss = units.clone().filter_map(longest).max()?;
-        let unit = units.filter(|&u| longest(u) == Some(loss)).min_by_key(|&u| self.units.header(u).key.positions)?;
-        Some((unit, Plies(loss as u16)))
+        let plies = units.clone().filter_map(longest).max()?;
+        let unit = units.filter(|&u| longest(u) == Some(plies)).min_by_key(|&u| self.units.header(u).key.positions)?;
+        Some((unit, plies))
+    }
+
+    /// A longest win and a longest loss, as positions with Blue to move:
+    /// see [`Dodgem::longest_examples`], which finds the same in a table.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] if a block cannot be read, or holds no such value
+    /// though its header says the unit does.
+    pub fn longest_examples(&self, game: &Dodgem) -> Result<[Option<Position>; 2], TableError> {
+        let example = |fact: &str, value: fn(Plies) -> Value| -> Result<Option<Position>, TableError> {
+            let Some((unit, plies)) = self.smallest_unit_holding(fact) else { return Ok(None) };
+            let sought = value(Plies(plies as u16));
+            for idx in 0..self.units.header(unit).key.positions {
+                if self.units.value(unit, idx)? == sought {
+                    return Ok(Some(Units::unindex_in_unit(game, unit, idx)));
+                }
+            }
+            Err(TableError::Invalid {
+                path: format!("unit {unit}").into(),
+                source: FormatError::Content { reason: format!("its header names a {fact} its values do not hold") },
+            })
+        };
+        Ok([example(LONGEST_WIN, Value::Win)?, example(LONGEST_LOSS, Value::Loss)?])
     }
 
     /// The bytes the unit files take on disk.

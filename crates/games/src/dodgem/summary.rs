@@ -137,6 +137,32 @@ impl Dodgem {
         })
     }
 
+    /// A longest win and a longest loss in `values`, as positions with Blue
+    /// to move: of the smallest unit holding one (the first unit of that
+    /// size), the first position. Unit files give the same (see
+    /// [`DodgemUnits::longest_examples`](super::DodgemUnits::longest_examples)).
+    pub fn longest_examples(&self, values: &(impl Values + ?Sized)) -> [Option<Position>; 2] {
+        let units = self.unit_index();
+        let in_unit = |unit: usize| units.start(unit)..units.start(unit) + units.units()[unit].len;
+        let longest: Vec<[Option<Plies>; 2]> = (0..units.units().len())
+            .into_par_iter()
+            .map(|unit| {
+                in_unit(unit).fold([None, None], |[win, loss], idx| match values.probe(idx) {
+                    Value::Win(d) => [win.max(Some(d)), loss],
+                    Value::Loss(d) => [win, loss.max(Some(d))],
+                    Value::Draw => [win, loss],
+                })
+            })
+            .collect();
+        [(0, Value::Win as fn(Plies) -> Value), (1, Value::Loss)].map(|(kind, value)| {
+            let plies = longest.iter().filter_map(|l| l[kind]).max()?;
+            let holding = (0..longest.len()).filter(|&u| longest[u][kind] == Some(plies));
+            let unit = holding.min_by_key(|&u| units.units()[u].len)?;
+            let idx = in_unit(unit).find(|&idx| values.probe(idx) == value(plies))?;
+            Some(Units::unindex_in_unit(self, unit, idx - units.start(unit)))
+        })
+    }
+
     /// Placements with at least one car that lose for whichever side is to
     /// move, with Blue to move. (The empty board, which the terminal rule
     /// makes lost for both, is not a position of play and is left out.)
