@@ -314,3 +314,52 @@ test("6×6 without its unit files says how long the solve takes here, as the CLI
   assert.doesNotMatch(status, /`/, "no raw backticks");
   assert.equal(await page.locator("#status code").first().innerText(), "solved solve dodgem --size 6");
 });
+
+test("a position's link opens it, plays on from it, and a reload keeps the position and the moves", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  // Four plies into a 4×4 game, given as the position, not as the moves.
+  const position = "B.../.B../.BRR/.R.. B";
+  const truth = probe(position);
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&side=Blue&position=${encodeURIComponent(position)}`);
+  await settled(null);
+  assert.equal(await text("#position"), position);
+  assert.equal(await page.locator("#record button.ply").count(), 0, "the position is where the game starts");
+  const cars = await page.$$eval("g.car", (nodes) => nodes.map((n) => `${n.dataset.player} ${n.dataset.square}`));
+  assert.deepEqual(cars.sort(), truth.cars.map((car) => `${car.player} ${car.square}`).sort());
+  assert.equal(await text("#value"), `${label(truth)} (win in ${truth.distance} for Blue)`);
+  assert.match(await text("#status"), new RegExp(`Your move \\(Blue\\)\\. With perfect play you have a win in ${truth.distance}\\.`));
+  const dots = await page.$$eval("g.dot", (nodes) => nodes.map((n) => [n.dataset.move, n.dataset.label]));
+  assert.deepEqual(new Map(dots), new Map(truth.moves.map((m) => [m.move, label(m)])));
+  // One move, and the computer's reply.
+  const best = truth.moves[0];
+  await page.click(`g.car[data-square="${best.move.split("-")[0]}"]`);
+  await page.click(`g.target[data-move="${best.move}"]`);
+  await settled(position);
+  const played = await page.$$eval("#record button.ply", (items) => items.map((b) => b.dataset.move));
+  assert.equal(played.length, 2);
+  assert.equal(played[0], best.move);
+  const after = cli(shared.server.dataDir, "probe", "dodgem", position, "--moves", played.join(" "));
+  assert.equal(await text("#position"), after.position);
+  const link = () => page.evaluate(() => new URLSearchParams(location.search).get("position"));
+  assert.equal(await link(), position);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get("moves")), played.join(","));
+  await page.reload();
+  await settled(null);
+  assert.equal(await text("#position"), after.position);
+  assert.deepEqual(await page.$$eval("#record button.ply", (items) => items.map((b) => b.dataset.move)), played);
+  assert.equal(await link(), position);
+  // Undo goes back to the position, not to the start of the board.
+  await page.click("#undo");
+  await showing(position);
+  assert.equal(await text("#value"), `${label(truth)} (win in ${truth.distance} for Blue)`);
+  // A new game lets the position go.
+  await page.click("#new-game");
+  await showing("B.../B.../B.../.RRR B");
+  assert.equal(await link(), null);
+  // A position the server refuses is refused in its words.
+  await page.goto(`${shared.server.url}/dodgem?delay=0&size=4&position=${encodeURIComponent("BBBB/..../..../.RRR B")}`);
+  await page.waitForFunction(() => /Error/.test(document.getElementById("status")?.textContent));
+  assert.match(await text("#status"), /Blue has 4 cars, at most 3 fit a 4x4 board/);
+  assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
+});

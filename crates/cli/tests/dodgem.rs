@@ -1,6 +1,11 @@
 //! Dodgem through the command line.
 
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
 use serde_json::json;
+use solved_engine::TableStore;
+use tower::ServiceExt;
 
 use crate::util::Solved;
 
@@ -71,6 +76,32 @@ fn probe_after_moves_matches_the_published_4x4_corner_move() {
     // After Blue's a2-a1, Red wins in 37: the move lost for Blue in 38.
     assert_eq!(report["value"], "win");
     assert_eq!(report["distance"], 37);
+}
+
+/// A page that opens a position by its link probes it through the web
+/// API: the answer is the command line's, and the computer's choice it
+/// adds is a best move.
+#[tokio::test]
+async fn the_web_api_probes_a_position_as_the_command_line_does() {
+    let solved = Solved::new();
+    solved.run(&["solve", "dodgem", "--size", "4"]);
+    let app = solved_web::router(solved_web::AppState::new(TableStore::new(solved.data_dir())));
+    // Four plies into a game, Blue to move and winning.
+    let position = "B.../.B../.BRR/.R.. B";
+    for moves in ["", "b3-c3 d2-d3"] {
+        let query = format!("position={}&moves={}", position.replace(' ', "%20"), moves.replace(' ', ","));
+        let request = Request::builder().uri(format!("/api/dodgem/probe?{query}")).body(Body::empty()).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{query}");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let mut served: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let choice = served.as_object_mut().unwrap().remove("choice").unwrap();
+        let probed = solved.run(&["probe", "dodgem", position, "--moves", moves, "--json"]).json();
+        assert_eq!(served, probed, "{query}");
+        let best = &probed["moves"][0];
+        let chosen = probed["moves"].as_array().unwrap().iter().find(|m| m["move"] == choice).unwrap();
+        assert_eq!((&chosen["value"], &chosen["distance"]), (&best["value"], &best["distance"]), "{query}");
+    }
 }
 
 #[test]

@@ -45,6 +45,8 @@ function linkChoice(query, key, allowed, problems, fallback = allowed[0]) {
  * - `readUrl(query, problems)`: the settings a URL asks for, as a plain object (see `linkChoice`);
  *   `writeUrl(settings, query)` puts them back; `showSettings(settings)` sets the page's controls to them, and
  *   `settings()` reads them from the controls;
+ * - `start(settings)`: the id of the position the line starts from: the board's start, or the position a link
+ *   gave (in the settings, so that the URL keeps it);
  * - `probeParams(settings, id)`: the query that probes the position `id` (of `start(settings)`, the first one, or
  *   an entry's);
  * - `entry(probe, name, id)`: the record's entry (see record.js) for move `name` at the probed position `id`, with
@@ -57,8 +59,8 @@ function linkChoice(query, key, allowed, problems, fallback = allowed[0]) {
  *
  * The page puts `statusBar` and `buttons` where it wants them, then calls `start()`.
  *
- * The rules. The line is played from the start, one entry per ply, and `ply` of it are on the board; moves after
- * the ply shown stay for Redo until another move is played there. Nothing is shown until every position of the
+ * The rules. The line is played from the page's start, one entry per ply, and `ply` of it are on the board; moves
+ * after the ply shown stay for Redo until another move is played there. Nothing is shown until every position of the
  * line it shows has been probed: a failed probe leaves the page as it was, says why, and offers Retry when trying
  * again may help (the server could not be reached, or failed). Probes are kept under their query, which makes the
  * query the only key. The URL holds the settings, the line (`moves`) and the ply (`ply`, absent at the end): each

@@ -8,10 +8,13 @@
   // What belongs to the position on the board: the car picked up, and what to give the keyboard focus to once the
   // board is drawn again. The game itself is the controller's.
   const state = { selected: null, focus: null };
+  // Where the game starts: the board's start (null), or the position of a link, kept while the side, misère or
+  // mode change.
+  let start = null;
 
   const sizeSelect = h(
     "select",
-    { id: "size", onchange: () => page.newGame() },
+    { id: "size", onchange: () => fromTheBoardsStart() },
     h("option", { value: "3" }, "3×3"),
     h("option", { value: "4" }, "4×4"),
     h("option", { value: "5" }, "5×5 (built on first use)"),
@@ -47,24 +50,28 @@
       human: linkChoice(query, "side", ["Blue", "Red"], problems),
       mode: linkChoice(query, "mode", ["computer", "analysis"], problems),
       misere: linkChoice(query, "misere", ["false", "true"], problems) === "true",
+      position: query.get("position") || null,
     }),
     writeUrl(settings, query) {
       query.set("size", String(settings.size));
       query.set("side", settings.human);
       query.set("misere", String(settings.misere));
       query.set("mode", settings.mode);
+      if (settings.position) query.set("position", settings.position);
+      else query.delete("position");
     },
     showSettings(settings) {
       sizeSelect.value = String(settings.size);
       sideSelect.value = settings.human;
       modeSelect.value = settings.mode;
       misereBox.checked = settings.misere;
+      start = settings.position;
       describeRules(settings.misere);
     },
-    settings: () => ({ size: Number(sizeSelect.value), human: sideSelect.value, mode: modeSelect.value, misere: misereBox.checked }),
+    settings: () => ({ size: Number(sizeSelect.value), human: sideSelect.value, mode: modeSelect.value, misere: misereBox.checked, position: start }),
     probeParams: (settings, position) => ({ size: settings.size, misere: settings.misere, position }),
-    // The start of the board asked for, as the server sets it out.
-    start: () => null,
+    // The linked position, else the start of the board asked for, as the server sets it out.
+    start: (settings) => settings.position,
     entry(probe, name) {
       const move = probe.moves.find((m) => m.move === name);
       if (!move) return null;
@@ -102,7 +109,7 @@
       page.levelControl,
       h("label", {}, misereBox, "misère (get your cars off and lose)"),
       page.hintsControl("hints"),
-      h("button", { id: "new-game", onclick: () => page.newGame() }, "New game"),
+      h("button", { id: "new-game", onclick: () => fromTheBoardsStart() }, "New game"),
       rulesLink(),
       page.buttons.undo,
       page.buttons.redo,
@@ -370,6 +377,13 @@
     page.redraw();
   }
 
+  /** A new game from the start of the board the controls show: a linked position is of one size, and a new game
+   * lets it go. */
+  function fromTheBoardsStart() {
+    start = null;
+    page.newGame();
+  }
+
   function perfectLine() {
     const { size, misere } = page.settings;
     page.perfectLine(perfect, { size, misere, position: page.probe.position });
@@ -377,8 +391,8 @@
 
   /** The game (moves numbered, with their values) and the position, as text to copy. */
   function exportGame() {
-    const { size, misere } = page.settings;
-    const title = `Dodgem ${size}x${size}${misere ? " (misère)" : ""}`;
+    const { size, misere, position } = page.settings;
+    const title = `Dodgem ${size}x${size}${misere ? " (misère)" : ""}${position ? ` from ${position}` : ""}`;
     exported.show(gameText(title, page.line, [`Position: ${page.probe.position}`], (entry) => page.isPerson(entry.mover)));
   }
 

@@ -137,6 +137,25 @@ async fn dodgem_probe_ranks_every_move_as_the_table_does() {
 }
 
 #[tokio::test]
+async fn dodgem_from_a_position_is_as_from_the_moves_that_reach_it() {
+    let server = server();
+    let without_choice = |mut probe: Json| {
+        probe.as_object_mut().unwrap().remove("choice");
+        probe
+    };
+    let after_moves = server.ok("/api/dodgem/probe?size=3&moves=a3-b3,c1-c2,a2-a3").await;
+    let position = after_moves["position"].as_str().unwrap().replace(' ', "%20");
+    let from_position = server.ok(&format!("/api/dodgem/probe?size=3&position={position}")).await;
+    assert_eq!(without_choice(from_position), without_choice(after_moves));
+    let line = server.ok(&format!("/api/dodgem/line?position={position}")).await;
+    assert_eq!(line, server.ok("/api/dodgem/line?size=3&moves=a3-b3,c1-c2,a2-a3").await);
+    // Moves played on from the position.
+    let on = server.ok(&format!("/api/dodgem/probe?position={position}&moves=b1-b2")).await;
+    let further = server.ok("/api/dodgem/probe?size=3&moves=a3-b3,c1-c2,a2-a3,b1-b2").await;
+    assert_eq!(without_choice(on), without_choice(further));
+}
+
+#[tokio::test]
 async fn dodgem_summary_matches_the_solver() {
     let server = server();
     let body = server.ok("/api/dodgem/summary?size=3").await;
@@ -161,6 +180,11 @@ async fn dodgem_bad_requests_say_what_is_wrong() {
     server.refused("/api/dodgem/probe?position=B../B../.RX%20B", "unexpected").await;
     server.refused("/api/dodgem/probe?position=B..", "expected the ranks").await;
     server.refused("/api/dodgem/probe?size=4&position=B../B../.RR%20B", "not 4x4").await;
+    server.refused("/api/dodgem/probe?position=B../B../.RR%20X", "side to move must be B or R").await;
+    server.refused("/api/dodgem/probe?position=BB./B../.RR%20B", "at most 2 fit").await;
+    server.refused("/api/dodgem/probe?position=.../.../...%20B", "no car on the board").await;
+    server.refused("/api/dodgem/probe?position=.B./B../.RR%20R&moves=c1-c2,a3-a2", "move 2").await;
+    server.refused("/api/dodgem/line?position=B../B../.R%20B", "rank 1 has 2 squares").await;
     server.refused("/api/dodgem/probe?size=3&colour=blue", "unknown parameter \"colour\"").await;
     server.refused("/api/dodgem/summary?size=1", "size").await;
 }
@@ -262,6 +286,7 @@ async fn dots_and_boxes_bad_requests_say_what_is_wrong() {
     server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,zz", "move 2").await;
     server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,ab", "drawn already").await;
     server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=aa", "dot").await;
+    server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&position=ab", "unknown parameter \"position\"").await;
 }
 
 #[tokio::test]
