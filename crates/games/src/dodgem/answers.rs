@@ -25,7 +25,7 @@ pub(super) struct Summary {
     max_win_distance: Option<u16>,
     max_loss_distance: Option<u16>,
     /// A position won in the longest win, and one lost in the longest
-    /// loss, Blue to move (see [`Dodgem::longest_examples`]).
+    /// loss, Blue to move (see [`DodgemUnits::longest_examples`](super::DodgemUnits::longest_examples)).
     longest_win_position: Option<String>,
     longest_loss_position: Option<String>,
     /// Car placements (with at least one car) lost for either side to move.

@@ -184,7 +184,7 @@ fn summary(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Su
                 longest_loss: summary.longest_loss,
                 mutual_zugzwang: summary.mutual_zugzwang,
             };
-            Summary::new(game, summary.all, summary.start, &figures, game.longest_examples(&*table))
+            Summary::new(game, summary.all, summary.start, &figures, summary.longest_examples)
         }
         DodgemValues::Units(units) => {
             let start = units.value(game, &game.start())?;
@@ -208,7 +208,7 @@ fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
         mutual_zugzwang: figures.mutual_zugzwang,
     };
     Ok(Box::new(Solved {
-        summary: Summary::new(&game, figures.all, figures.start, &unit_figures, game.longest_examples(&*table)),
+        summary: Summary::new(&game, figures.all, figures.start, &unit_figures, figures.longest_examples),
         reachable: game.reachable_in(&table, host.progress())?.into(),
         // A stored position and its mirror image, the other side to move.
         distances: table.distances().times(2),

@@ -359,7 +359,8 @@ impl DodgemUnits {
     }
 
     /// A longest win and a longest loss, as positions with Blue to move:
-    /// see [`Dodgem::longest_examples`], which finds the same in a table.
+    /// of the smallest unit holding one (the first unit of that size), the
+    /// first position, as [`Dodgem::summary`] finds in a table.
     ///
     /// # Errors
     ///

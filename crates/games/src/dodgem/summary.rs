@@ -24,6 +24,9 @@ pub struct Summary {
     pub longest_win: Option<Plies>,
     /// The longest loss, if any.
     pub longest_loss: Option<Plies>,
+    /// A position won in the longest win and one lost in the longest loss,
+    /// Blue to move.
+    pub longest_examples: [Option<Position>; 2],
     /// Car placements (with at least one car) that lose for whichever side
     /// is to move.
     pub mutual_zugzwang: u64,
@@ -105,21 +108,7 @@ impl Dodgem {
     ///
     /// [`MissingFact`] if the table's header lacks the zugzwang count.
     pub fn summary(&self, table: &Table<Packed>) -> Result<Summary, MissingFact> {
-        let chunk = 1 << 16;
-        let (longest_win, longest_loss) = (0..table.len().div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| {
-                let (mut max_win, mut max_loss) = (None, None);
-                for idx in c * chunk..((c + 1) * chunk).min(table.len()) {
-                    match table.probe(idx) {
-                        Value::Win(d) => max_win = max_win.max(Some(d)),
-                        Value::Loss(d) => max_loss = max_loss.max(Some(d)),
-                        Value::Draw => {}
-                    }
-                }
-                (max_win, max_loss)
-            })
-            .reduce(|| (None, None), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        let (longest, longest_examples) = self.longest(table);
         let header = table.header();
         let fact = |name: &'static str| header.fact(name).ok_or(MissingFact(name));
         let kept = [REACHABLE[1], REACHABLE[2], REACHABLE[3]].map(|name| header.fact(name));
@@ -131,20 +120,21 @@ impl Dodgem {
             all: header.tally.times(2),
             reachable,
             start: self.probe(table, &self.start()),
-            longest_win,
-            longest_loss,
+            longest_win: longest[0],
+            longest_loss: longest[1],
+            longest_examples,
             mutual_zugzwang: fact(ZUGZWANGS)?,
         })
     }
 
-    /// A longest win and a longest loss in `values`, as positions with Blue
-    /// to move: of the smallest unit holding one (the first unit of that
+    /// The longest win and loss in `values`, and a position of each, Blue
+    /// to move: of the smallest unit holding it (the first unit of that
     /// size), the first position. Unit files give the same (see
     /// [`DodgemUnits::longest_examples`](super::DodgemUnits::longest_examples)).
-    pub fn longest_examples(&self, values: &(impl Values + ?Sized)) -> [Option<Position>; 2] {
+    fn longest(&self, values: &(impl Values + ?Sized)) -> ([Option<Plies>; 2], [Option<Position>; 2]) {
         let units = self.unit_index();
         let in_unit = |unit: usize| units.start(unit)..units.start(unit) + units.units()[unit].len;
-        let longest: Vec<[Option<Plies>; 2]> = (0..units.units().len())
+        let by_unit: Vec<[Option<Plies>; 2]> = (0..units.units().len())
             .into_par_iter()
             .map(|unit| {
                 in_unit(unit).fold([None, None], |[win, loss], idx| match values.probe(idx) {
@@ -154,13 +144,16 @@ impl Dodgem {
                 })
             })
             .collect();
-        [(0, Value::Win as fn(Plies) -> Value), (1, Value::Loss)].map(|(kind, value)| {
-            let plies = longest.iter().filter_map(|l| l[kind]).max()?;
-            let holding = (0..longest.len()).filter(|&u| longest[u][kind] == Some(plies));
+        let longest = [0, 1].map(|kind| by_unit.iter().filter_map(|l| l[kind]).max());
+        let values_of: [fn(Plies) -> Value; 2] = [Value::Win, Value::Loss];
+        let examples = [0, 1].map(|kind| {
+            let plies = longest[kind]?;
+            let holding = (0..by_unit.len()).filter(|&u| by_unit[u][kind] == Some(plies));
             let unit = holding.min_by_key(|&u| units.units()[u].len)?;
-            let idx = in_unit(unit).find(|&idx| values.probe(idx) == value(plies))?;
+            let idx = in_unit(unit).find(|&idx| values.probe(idx) == values_of[kind](plies))?;
             Some(Units::unindex_in_unit(self, unit, idx - units.start(unit)))
-        })
+        });
+        (longest, examples)
     }
 
     /// Placements with at least one car that lose for whichever side is to

@@ -743,7 +743,7 @@ fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wro
     };
     // The longest win and loss named by example: the same positions from
     // the table and from the unit files, and of the values named.
-    let examples = game.longest_examples(&table);
+    let examples = summary.longest_examples;
     assert_eq!(units.longest_examples(&game).unwrap(), examples);
     let [win, loss] = examples.map(|pos| game.probe(&table, &pos.unwrap()));
     assert_eq!((win, loss), (Value::Win(summary.longest_win.unwrap()), Value::Loss(summary.longest_loss.unwrap())));
