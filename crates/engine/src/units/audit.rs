@@ -89,11 +89,7 @@ pub fn audit_by_units<G: ForwardUnits>(
 ) -> Result<AuditReport, UnitAuditError> {
     let units = game.units();
     let starts: Vec<u64> = units.iter().scan(0, |at, u| Some(std::mem::replace(at, *at + u.len))).collect();
-    let mut sofar = match record.map(|r| r.file.load_any()).transpose()?.flatten() {
-        Some(saved) => Sofar::restore(&saved.words, units.len())
-            .ok_or_else(|| record.expect("loaded from it").file.refuse("its state does not fit these units"))?,
-        None => Sofar::default(),
-    };
+    let mut sofar = record.map(|r| recorded(units.len(), &r.file)).transpose()?.flatten().unwrap_or_default();
     if let Some(record) = record {
         sofar.check_covers(&record.file, &load, progress)?;
     }
@@ -137,9 +133,7 @@ pub fn audit_by_units<G: ForwardUnits>(
 ///
 /// [`TableError`] if the record cannot be read or does not fit `units`.
 pub fn audit_recorded_finished(units: &[Unit], record: &Checkpoint) -> Result<bool, TableError> {
-    let Some(saved) = record.load_any()? else { return Ok(false) };
-    let sofar = Sofar::restore(&saved.words, units.len()).ok_or_else(|| record.refuse("its state does not fit"))?;
-    Ok(sofar.next == units.len())
+    Ok(recorded(units.len(), record)?.is_some_and(|sofar| sofar.next == units.len()))
 }
 
 /// The result a finished audit by units left in `record`, or `None` if
@@ -156,13 +150,18 @@ pub fn finished_audit(
     load: impl Fn(usize) -> Result<Solution, TableError> + Sync,
     progress: &dyn Progress,
 ) -> Result<Option<AuditReport>, TableError> {
-    let Some(saved) = record.load_any()? else { return Ok(None) };
-    let sofar = Sofar::restore(&saved.words, units.len()).ok_or_else(|| record.refuse("its state does not fit"))?;
-    if sofar.next < units.len() {
+    let Some(sofar) = recorded(units.len(), record)?.filter(|sofar| sofar.next == units.len()) else {
         return Ok(None);
-    }
+    };
     sofar.check_covers(record, &load, progress)?;
     Ok(Some(sofar.report))
+}
+
+/// How far the audit recorded in `record` got, if one is, over a game of
+/// `units` units.
+fn recorded(units: usize, record: &Checkpoint) -> Result<Option<Sofar>, TableError> {
+    let Some(saved) = record.load_any()? else { return Ok(None) };
+    Sofar::restore(&saved.words, units).map(Some).ok_or_else(|| record.refuse("its state does not fit these units"))
 }
 
 /// Checks every position of `unit` (number `number`, its positions
