@@ -72,6 +72,7 @@ impl Value {
         }
     }
 
+    #[inline]
     fn goodness(self) -> (i8, i32) {
         match self {
             Value::Win(Plies(d)) => (1, -i32::from(d)),
@@ -94,12 +95,14 @@ impl Neg for Value {
 }
 
 impl Ord for Value {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.goodness().cmp(&other.goodness())
     }
 }
 
 impl PartialOrd for Value {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }

@@ -177,6 +177,10 @@ fn audit_unit<G: ForwardUnits>(
     progress: &dyn Progress,
 ) -> Result<AuditReport, UnitAuditError> {
     let own = &values.iter().find(|(u, _)| *u == number).expect("a unit's own values are loaded").1;
+    let mut reads: Vec<Option<&Solution>> = vec![None; values.iter().map(|(u, _)| u + 1).max().unwrap_or(0)];
+    for (u, solution) in values {
+        reads[*u] = Some(solution);
+    }
     (0..unit.len.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -187,21 +191,25 @@ fn audit_unit<G: ForwardUnits>(
             let mut report = AuditReport::default();
             let mut distances = DistanceCounter::default();
             let mut unlisted = None;
+            let (mut children, mut located) = (Vec::new(), Vec::new());
             game.for_each_in_unit(number, range.clone(), |n, pos| {
                 let stored = own.value(entry(n));
                 let implied = match game.terminal_value(&pos) {
                     Some(value) => value,
                     None => {
+                        children.clear();
+                        game.for_each_child(&pos, |child| children.push(child));
+                        located.clear();
+                        game.locate_siblings(&children, &mut located);
                         let mut best = None;
-                        game.for_each_child(&pos, |child| {
-                            let (reached, at) = game.locate(&child);
-                            match values.iter().find(|(u, _)| *u == reached) {
-                                Some((_, solution)) => {
+                        for &(reached, at) in &located {
+                            match reads.get(reached).copied().flatten() {
+                                Some(solution) => {
                                     best = best.max(Some(Value::of_move_into(solution.value(entry(at)))));
                                 }
                                 None => unlisted = Some(reached),
                             }
-                        });
+                        }
                         best.expect("a position that is not terminal has a move")
                     }
                 };

@@ -46,6 +46,14 @@ pub trait ForwardUnits: Rules {
     /// `unit`, in order.
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, Self::Position));
 
+    /// Appends to `located` the unit and number of each of `siblings` (the
+    /// children of one position, made by the plain rules), in order. The
+    /// default locates each on its own; a game whose siblings share part
+    /// of their numbering works that part out once.
+    fn locate_siblings(&self, siblings: &[Self::Position], located: &mut Vec<(usize, u64)>) {
+        located.extend(siblings.iter().map(|child| self.locate(child)));
+    }
+
     /// Calls `f(unit, idx)` for every child of the non-terminal `pos`, once
     /// per move. The default locates each child on its own; a game whose
     /// children share most of their numbering does better.

@@ -105,6 +105,31 @@ impl ForwardUnits for EveryPosition<'_> {
         (unit, 2 * idx + pos.turn as u64)
     }
 
+    fn locate_siblings(&self, siblings: &[Position], located: &mut Vec<(usize, u64)>) {
+        let game = self.0;
+        for_size!(usize::from(game.size), N => {
+            // The children of one position share the cars of the side that
+            // did not move, which a Red-to-move child's mirror image (as
+            // it is stored) has as its Blue cars: reflected once for all.
+            let mut reflected = None;
+            let stored = siblings.iter().map(|child| match child.turn {
+                Player::Blue => child.cars,
+                Player::Red => {
+                    let red = child.cars.red;
+                    if reflected.is_none_or(|(before, _)| before != red) {
+                        reflected = Some((red, game.transpose.apply_on::<N>(red)));
+                    }
+                    let (_, blue) = reflected.expect("reflected above");
+                    ByPlayer { blue, red: game.transpose.apply_on::<N>(child.cars.blue) }
+                }
+            });
+            let mut turns = siblings.iter().map(|child| child.turn as u64);
+            game.unit_index().of_size::<N>().locate_runs(stored, |unit, idx| {
+                located.push((unit, 2 * idx + turns.next().expect("a turn for each sibling")));
+            });
+        });
+    }
+
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {
         self.0.for_each_in_unit(unit, range.start / 2..range.end.div_ceil(2), |idx, pos| {
             if range.contains(&(2 * idx)) {

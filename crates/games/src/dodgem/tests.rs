@@ -812,8 +812,11 @@ fn units_solved_two_bytes_wide_leave_the_same_files() {
     }
 }
 
+/// The walk's children (found by the solver's own moves) and the audit's
+/// (the plain rules' children, located together) are where each plain
+/// child alone is located.
 #[test]
-fn children_found_for_the_walk_are_located_as_the_plain_rules_children_are() {
+fn children_found_for_the_walk_and_located_for_the_audit_are_where_each_alone_is() {
     use solved_engine::units::ForwardUnits;
     for size in 2..=6 {
         let game = game(size, Objective::Normal);
@@ -828,21 +831,29 @@ fn children_found_for_the_walk_are_located_as_the_plain_rules_children_are() {
             let spread = picks.map(|i| if size <= 4 { i } else { i * len / 40 });
             for idx in spread {
                 let stored = Units::unindex_in_unit(&game, unit, idx);
+                // Both sides' children one after the other: runs that
+                // share cars, and a change of run between them.
+                let mut siblings = Vec::new();
                 for pos in [stored, game.mirror(&stored)] {
                     if game.terminal_value(&pos).is_some() {
                         continue;
                     }
+                    let children: Vec<Position> =
+                        game.legal_moves(&pos).into_iter().map(|m| game.play_unchecked(&pos, m)).collect();
+                    let mut plain: Vec<(usize, u64)> =
+                        children.iter().map(|child| ForwardUnits::locate(&every, child)).collect();
+                    siblings.extend(children);
                     let mut found = Vec::new();
                     every.for_each_child_located(&pos, |u, i| found.push((u, i)));
-                    let mut plain: Vec<(usize, u64)> = game
-                        .legal_moves(&pos)
-                        .into_iter()
-                        .map(|m| ForwardUnits::locate(&every, &game.play_unchecked(&pos, m)))
-                        .collect();
                     found.sort_unstable();
                     plain.sort_unstable();
                     assert_eq!(found, plain, "{size}x{size} {pos}");
                 }
+                let mut together = Vec::new();
+                every.locate_siblings(&siblings, &mut together);
+                let alone: Vec<(usize, u64)> =
+                    siblings.iter().map(|child| ForwardUnits::locate(&every, child)).collect();
+                assert_eq!(together, alone, "{size}x{size} unit {unit} position {idx}");
             }
         }
     }

@@ -87,6 +87,14 @@ pub(super) struct BluePart {
     profile: usize,
 }
 
+/// What [`OfSize::locate`] works out from the Blue cars alone.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct BlueNumbering {
+    part: BluePart,
+    /// The key's Blue half.
+    key: Key,
+}
+
 /// One half of a unit: the positions of one key.
 #[derive(Debug)]
 struct Half {
@@ -543,12 +551,19 @@ impl<'a, const N: usize> OfSize<'a, N> {
     /// The key of a Blue-to-move position.
     #[inline(always)]
     pub(super) fn key(self, cars: ByPlayer<u64>) -> Key {
-        Key {
-            blue: cars.blue.count_ones() as u8,
-            red: cars.red.count_ones() as u8,
-            blue_files: weighted_count::<N>(cars.blue, false) as u8,
-            red_ranks: weighted_count::<N>(cars.red, true) as u8,
-        }
+        self.with_red(self.blue_key(cars.blue), cars.red)
+    }
+
+    /// The half of a key that the Blue cars give, Red's half left 0.
+    #[inline(always)]
+    fn blue_key(self, blue: u64) -> Key {
+        Key { blue: blue.count_ones() as u8, red: 0, blue_files: weighted_count::<N>(blue, false) as u8, red_ranks: 0 }
+    }
+
+    /// `key` with Red's half that of the Red cars `red`.
+    #[inline(always)]
+    fn with_red(self, key: Key, red: u64) -> Key {
+        Key { red: red.count_ones() as u8, red_ranks: weighted_count::<N>(red, true) as u8, ..key }
     }
 
     /// The rank of a Blue set in its class, from its reflection
@@ -583,11 +598,38 @@ impl<'a, const N: usize> OfSize<'a, N> {
     /// The unit of a Blue-to-move position and its number there.
     #[inline(always)]
     pub(super) fn locate(self, cars: ByPlayer<u64>) -> (usize, u64) {
-        let half = self.0.half_of(self.key(cars)).expect("every legal placement has a unit");
-        let rank = self.rank_blue(self.0.transpose.apply_on::<N>(cars.blue));
-        let blue = self.blue_part(cars.blue, self.code(cars.blue), rank);
-        let group = self.group(self.code(cars.red));
-        self.locate_from(self.half(half).first_with(&blue), &blue, group, cars.red)
+        self.locate_with(&self.blue_numbering(cars.blue), cars.red)
+    }
+
+    /// [`locate`](Self::locate) for each of `placements` in turn, most
+    /// with the Blue cars of the one before (the children of one position,
+    /// as stored): what numbers those Blue cars is worked out once a run.
+    #[inline(always)]
+    pub(super) fn locate_runs(self, placements: impl Iterator<Item = ByPlayer<u64>>, mut f: impl FnMut(usize, u64)) {
+        let mut run: Option<BlueNumbering> = None;
+        for cars in placements {
+            let blue = match run {
+                Some(blue) if blue.part.blue == cars.blue => blue,
+                _ => *run.insert(self.blue_numbering(cars.blue)),
+            };
+            let (unit, idx) = self.locate_with(&blue, cars.red);
+            f(unit, idx);
+        }
+    }
+
+    /// What numbers the positions with the Blue cars `blue`.
+    #[inline(always)]
+    fn blue_numbering(self, blue: u64) -> BlueNumbering {
+        let rank = self.rank_blue(self.0.transpose.apply_on::<N>(blue));
+        BlueNumbering { part: self.blue_part(blue, self.code(blue), rank), key: self.blue_key(blue) }
+    }
+
+    /// The unit and number of the position with `blue`'s cars and `red`.
+    #[inline(always)]
+    fn locate_with(self, blue: &BlueNumbering, red: u64) -> (usize, u64) {
+        let half = self.0.half_of(self.with_red(blue.key, red)).expect("every legal placement has a unit");
+        let group = self.group(self.code(red));
+        self.locate_from(self.half(half).first_with(&blue.part), &blue.part, group, red)
     }
 
     /// The code of the count vector of `cars` (see [`Reds`]): a car moved
