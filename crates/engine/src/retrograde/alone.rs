@@ -88,22 +88,12 @@ impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
         progress: &dyn Progress,
     ) -> Result<Solution, SolveError> {
         debug_assert_eq!(self.numbering.base(), 0, "a unit solved alone numbers its positions from zero");
-        let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
-        if width == Width::ByteFirst {
-            let solved = match sharing {
-                Sharing::Threads => self.solve_in::<u8, true>(&first),
-                Sharing::Alone => self.solve_in::<u8, false>(&first),
-            };
-            match solved {
-                Err(SolveError::DistanceOverflow { .. }) => {}
-                solved => return solved,
-            }
-        }
-        let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
-        match sharing {
-            Sharing::Threads => self.solve_in::<u16, true>(&second),
-            Sharing::Alone => self.solve_in::<u16, false>(&second),
-        }
+        widening(width, progress, |wide, progress| match (wide, sharing) {
+            (false, Sharing::Threads) => self.solve_in::<u8, true>(progress),
+            (false, Sharing::Alone) => self.solve_in::<u8, false>(progress),
+            (true, Sharing::Threads) => self.solve_in::<u16, true>(progress),
+            (true, Sharing::Alone) => self.solve_in::<u16, false>(progress),
+        })
     }
 
     /// One try, in cells of `C`.
@@ -136,4 +126,23 @@ impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
         solver.finish(progress);
         Ok(Solution::from_cells(cells, len))
     }
+}
+
+/// Runs `solve(wide, progress)` a byte a position unless `width` says two,
+/// and again two bytes wide if a distance overflowed a byte, reporting
+/// each position's progress once.
+pub(super) fn widening<T>(
+    width: Width,
+    progress: &dyn Progress,
+    solve: impl Fn(bool, &dyn Progress) -> Result<T, SolveError>,
+) -> Result<T, SolveError> {
+    let first = Tried { progress, skip: AtomicU64::new(0), passed: AtomicU64::new(0) };
+    if width == Width::ByteFirst {
+        match solve(false, &first) {
+            Err(SolveError::DistanceOverflow { .. }) => {}
+            solved => return solved,
+        }
+    }
+    let second = Tried { progress, skip: first.passed, passed: AtomicU64::new(0) };
+    solve(true, &second)
 }

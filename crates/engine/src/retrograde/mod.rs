@@ -59,12 +59,14 @@ mod pending;
 mod propagate;
 mod seed;
 mod solver;
+mod split;
 mod state;
 mod unit_solve;
 
 pub(crate) use self::alone::{Sharing, UnitAlone, Width};
 pub(crate) use self::numbering::Numbering;
 pub use self::solver::{Solver, solve};
+pub use self::split::Ranks;
 pub(crate) use self::unit_solve::{Earlier, IN_THE_CACHES};
 
 use crate::progress::Interrupted;

@@ -13,6 +13,18 @@ use crate::game::Units;
 use crate::progress::{Interrupted, Progress};
 use crate::value::{Plies, Value};
 
+/// What a position learned of one of its moves.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) enum Told {
+    /// Nothing new.
+    Nothing,
+    /// It is won, or won sooner.
+    Decided,
+    /// Its last move was refuted: it is lost, to be settled (see
+    /// [`UnitSolve::settle_losses`]).
+    Lost,
+}
+
 impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, SHARED> {
     /// Propagates layer after layer from `first_layer`, calling `layer_done`
     /// with the next layer's distance after each.
@@ -25,13 +37,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         let chunks = self.chunks();
         let mut plies = first_layer;
         while plies <= self.max_plies.load(Relaxed) {
-            let layer = Layer {
-                plies,
-                win: self.codes.value(Value::Win(Plies(plies)))?,
-                loss: self.codes.value(Value::Loss(Plies(plies)))?,
-                next_win: self.codes.value(Value::Win(Plies(plies + 1))).ok(),
-                next_loss: self.codes.value(Value::Loss(Plies(plies + 1))).ok(),
-            };
+            let layer = self.layer(plies)?;
             let tasks = chunks.par_iter().enumerate().with_min_len(Self::MIN_CHUNKS_PER_TASK);
             tasks.try_for_each_init(Scratch::default, |scratch, (number, chunk)| {
                 if progress.should_stop() {
@@ -56,10 +62,21 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         Ok(())
     }
 
+    /// The codes of the layer of distance `plies`.
+    pub(super) fn layer(&self, plies: u16) -> Result<Layer<C>, SolveError> {
+        Ok(Layer {
+            plies,
+            win: self.codes.value(Value::Win(Plies(plies)))?,
+            loss: self.codes.value(Value::Loss(Plies(plies)))?,
+            next_win: self.codes.value(Value::Win(Plies(plies + 1))).ok(),
+            next_loss: self.codes.value(Value::Loss(Plies(plies + 1))).ok(),
+        })
+    }
+
     /// The positions of `chunk` decided at this layer's distance, flagged
     /// when they are wins, into `frontier`. When they are many, stepping
     /// through the chunk finds their positions faster than unindexing each.
-    fn frontier(
+    pub(super) fn frontier(
         &self,
         chunk: &Range<u64>,
         layer: Layer<C>,
@@ -99,26 +116,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         scratch: &mut Scratch<G::Position, C>,
     ) {
         scratch.lost.clear();
-        // Past the longest encodable distance, decisions are stored as draws
-        // and the overflow is reported once this layer is done.
-        let draw = C::truncate(0);
-        let (next_win, next_loss) = (layer.next_win.unwrap_or(draw), layer.next_loss.unwrap_or(draw));
         let mut decided = false;
-        let mut tell = |parent: u64, pos: G::Position, child_wins: bool, lost: &mut Vec<(u64, G::Position)>| {
-            let changed = if child_wins {
-                let refuted = self.refute_move(parent, next_loss);
-                if refuted {
-                    lost.push((parent, pos));
-                }
-                refuted
-            } else {
-                self.win_with(parent, next_win)
-            };
-            if changed {
-                self.pending.mark(parent, layer.plies + 1);
-                decided = true;
-            }
-        };
         let positions = batch.iter().map(|&(_, is_win, pos)| (is_win, pos));
         // Every parent of the batch is found, then each one's line asked
         // for, then each told: told as found, each update waited for its
@@ -131,7 +129,14 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         });
         self.cells.touch(scratch.parents.iter().map(|p| p.0));
         for &(parent, pos, child_wins) in &scratch.parents {
-            tell(parent, pos, child_wins, &mut scratch.lost);
+            match self.tell(parent, child_wins, layer) {
+                Told::Nothing => {}
+                Told::Decided => decided = true,
+                Told::Lost => {
+                    decided = true;
+                    scratch.lost.push((parent, pos));
+                }
+            }
         }
         if decided {
             scratch.max_plies = scratch.max_plies.max(layer.plies + 1);
@@ -139,6 +144,29 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         let lost = std::mem::take(&mut scratch.lost);
         self.settle_losses(&lost, layer.plies, scratch);
         scratch.lost = lost;
+    }
+
+    /// Tells `parent` that one of its moves leads to a position decided
+    /// at this layer, won for the side to move there if `child_wins`.
+    pub(super) fn tell(&self, parent: u64, child_wins: bool, layer: Layer<C>) -> Told {
+        // Past the longest encodable distance, decisions are stored as draws
+        // and the overflow is reported once this layer is done.
+        let draw = C::truncate(0);
+        let told = if child_wins {
+            match self.refute_move(parent, layer.next_loss.unwrap_or(draw)) {
+                true => Told::Lost,
+                false => Told::Nothing,
+            }
+        } else {
+            match self.win_with(parent, layer.next_win.unwrap_or(draw)) {
+                true => Told::Decided,
+                false => Told::Nothing,
+            }
+        };
+        if told != Told::Nothing {
+            self.pending.mark(parent, layer.plies + 1);
+        }
+        told
     }
 
     /// `parent` has a move to a win (for the opponent). Returns whether that
@@ -163,20 +191,8 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
     /// move into an earlier unit is read from `earlier_wins` where the
     /// solve keeps it, else found by expanding the position again.
     fn settle_losses(&self, lost: &[(u64, G::Position)], plies: u16, scratch: &mut Scratch<G::Position, C>) {
-        let settle = |idx: u64, longest: u16, scratch: &mut Scratch<G::Position, C>| {
-            if longest > plies {
-                let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
-                self.update(idx, |_| Some(code));
-                self.pending.mark(idx, longest + 1);
-            }
-        };
-        if let Some(earlier_wins) = &self.earlier_wins {
-            for &(idx, _) in lost {
-                let stored: u64 = earlier_wins.load(idx).into();
-                if let Some(longest) = (stored as u16).checked_sub(1) {
-                    settle(idx, longest, scratch);
-                }
-            }
+        if self.earlier_wins.is_some() {
+            self.settle_losses_kept(lost.iter().map(|&(idx, _)| idx), plies, scratch);
             return;
         }
         scratch.positions.clear();
@@ -193,8 +209,37 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
                 "a loss with a move that does not lose"
             );
             if let Some(longest) = earlier.longest_win {
-                settle(idx, longest, scratch);
+                self.settle(idx, longest, plies, scratch);
             }
+        }
+    }
+
+    /// [`settle_losses`](Self::settle_losses) for the positions numbered
+    /// `lost`, from [`earlier_wins`](UnitSolve::earlier_wins), which this
+    /// solve keeps.
+    pub(super) fn settle_losses_kept(
+        &self,
+        lost: impl Iterator<Item = u64>,
+        plies: u16,
+        scratch: &mut Scratch<G::Position, C>,
+    ) {
+        let earlier_wins = self.earlier_wins.as_ref().expect("the solve keeps its earlier wins");
+        for idx in lost {
+            let stored: u64 = earlier_wins.load(idx).into();
+            if let Some(longest) = (stored as u16).checked_sub(1) {
+                self.settle(idx, longest, plies, scratch);
+            }
+        }
+    }
+
+    /// Makes the loss `idx`, refuted at distance `plies`, one ply longer
+    /// than its longest move into an earlier unit, a win in `longest`, if
+    /// that is longer.
+    fn settle(&self, idx: u64, longest: u16, plies: u16, scratch: &mut Scratch<G::Position, C>) {
+        if longest > plies {
+            let code = self.decide_or_overflow(Value::Loss(Plies(longest + 1)), scratch);
+            self.update(idx, |_| Some(code));
+            self.pending.mark(idx, longest + 1);
         }
     }
 

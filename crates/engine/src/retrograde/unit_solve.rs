@@ -162,6 +162,9 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
     /// The unit cut into tasks, at multiples of the chunk size.
     pub(super) fn chunks(&self) -> Vec<Range<u64>> {
         let Range { start, end } = self.range;
+        if start == end {
+            return Vec::new();
+        }
         let mut bounds = vec![start];
         let mut next = (start / self.chunk + 1) * self.chunk;
         while next < end {

@@ -33,7 +33,8 @@ use std::sync::Arc;
 
 use crate::game::{Unit, Units};
 use crate::progress::Progress;
-use crate::retrograde::{Numbering, Sharing, SolveError, UnitAlone, Width};
+pub use crate::retrograde::Ranks;
+use crate::retrograde::{Earlier, Numbering, Sharing, SolveError, UnitAlone, Width};
 use crate::solution::Solution;
 use crate::table::TableError;
 use crate::value::Value;
@@ -183,18 +184,51 @@ impl UnitSolver {
     }
 }
 
+/// Solves every unit of `game` that `store` lacks, in order, each split
+/// over `ranks` (see [`Ranks`]): every rank calls it alike, and rank 0
+/// saves each unit. Only rank 0's report counts the units solved.
+///
+/// # Errors
+///
+/// [`UnitSolveError`] on every rank if the store cannot be read, a unit
+/// fails, or rank 0 cannot save it.
+pub fn solve_split<G: Units>(
+    game: &G,
+    store: &dyn UnitStore,
+    ranks: &dyn Ranks,
+    progress: &dyn Progress,
+) -> Result<UnitReport, UnitSolveError> {
+    let units = game.units();
+    let run = Run::new(game, &units, store, 0, false, progress);
+    for number in 0..units.len() {
+        // All ranks skip a unit or none does, even if it appears meanwhile.
+        if ranks.max(&[u64::from(store.has(number)?)])[0] == 0 {
+            run.solve_split(number, ranks)?;
+        }
+    }
+    Ok(run.report())
+}
+
+/// Who solves a unit: this process ([`Sharing`]), or this process with
+/// others, each its slice.
+#[derive(Copy, Clone)]
+enum Solvers<'r> {
+    Here(Sharing),
+    Split(&'r dyn Ranks),
+}
+
 /// Solves unit `number` of `units` given the values of the units it
 /// depends on, two bytes a position if `two_bytes_wide` or if one of them
-/// is.
+/// is: its values, unless split over ranks of which this is not the first.
 fn solve_with_dependencies<G: Units>(
     game: &G,
     units: &[Unit],
     number: usize,
     dependencies: &[Arc<Solution>],
     two_bytes_wide: bool,
-    sharing: Sharing,
+    solvers: Solvers<'_>,
     progress: &dyn Progress,
-) -> Result<Solution, SolveError> {
+) -> Result<Option<Solution>, SolveError> {
     let unit = &units[number];
     // Long distances lead to longer ones: a unit moving into a unit of two
     // bytes a position is solved that wide at once.
@@ -202,15 +236,35 @@ fn solve_with_dependencies<G: Units>(
     let width = if two_bytes_wide || any_wide { Width::TwoBytes } else { Width::ByteFirst };
     let reads = unit.depends_on.iter().enumerate().map(|(i, &d)| (d, (i as u64 + 1) * MAX_UNIT_LEN));
     let numbering = Numbering::new(number, 0, units.len(), reads);
-    let chunk = chunk_for(unit.len, sharing);
+    let chunk = chunk_for(
+        unit.len,
+        match solvers {
+            Solvers::Here(sharing) => sharing,
+            Solvers::Split(_) => Sharing::Threads,
+        },
+    );
     if any_wide {
         let earlier = DependencyValues::<true>::new(dependencies);
-        UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk }
-            .solve(width, sharing, progress)
+        let alone = UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk };
+        alone.solve_by(width, solvers, progress)
     } else {
         let earlier = DependencyValues::<false>::new(dependencies);
-        UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk }
-            .solve(width, sharing, progress)
+        let alone = UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk };
+        alone.solve_by(width, solvers, progress)
+    }
+}
+
+impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
+    fn solve_by(
+        &self,
+        width: Width,
+        solvers: Solvers<'_>,
+        progress: &dyn Progress,
+    ) -> Result<Option<Solution>, SolveError> {
+        match solvers {
+            Solvers::Here(sharing) => self.solve(width, sharing, progress).map(Some),
+            Solvers::Split(ranks) => self.solve_split(width, ranks, progress),
+        }
     }
 }
 

@@ -15,9 +15,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::AcqRel, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
-use crate::progress::Progress;
-use crate::retrograde::Sharing;
+use super::{Solvers, Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
+use crate::progress::{Interrupted, Progress};
+use crate::retrograde::{Ranks, Sharing, SolveError};
 use crate::solution::Solution;
 use crate::table::TableError;
 
@@ -179,11 +179,12 @@ impl<'a, G: Units> Run<'a, G> {
             number,
             &dependencies,
             self.two_bytes_wide,
-            sharing,
+            Solvers::Here(sharing),
             self.progress,
         );
         drop(dependencies);
-        let values = Arc::new(solved.map_err(|source| UnitSolveError::Solve { unit: number, source })?);
+        let solved = solved.map_err(|source| UnitSolveError::Solve { unit: number, source })?;
+        let values = Arc::new(solved.expect("a unit solved here has its values here"));
         let own = values.size_in_bytes();
         let held = self.held.fetch_add(own, Relaxed) + own;
         self.peak.fetch_max(held + self.kept.bytes(), Relaxed);
@@ -191,6 +192,40 @@ impl<'a, G: Units> Run<'a, G> {
         self.held.fetch_sub(read_back + own, Relaxed);
         saved?;
         self.kept.solved(number, &unit.depends_on, Some(values));
+        self.solved.fetch_add(1, Relaxed);
+        self.count_done(number);
+        Ok(())
+    }
+
+    /// Solves unit `number`, whose dependencies are all stored, with the
+    /// other `ranks`, each its slice; rank 0 saves it. Every rank calls it
+    /// for the same unit, and all return once it is saved.
+    pub(super) fn solve_split(&self, number: usize, ranks: &dyn Ranks) -> Result<(), UnitSolveError> {
+        let unit = &self.units[number];
+        let dependencies = (unit.depends_on.iter())
+            .map(|&d| self.store.load(d, self.units[d].len).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        let solved = solve_with_dependencies(
+            self.game,
+            self.units,
+            number,
+            &dependencies,
+            self.two_bytes_wide,
+            Solvers::Split(ranks),
+            self.progress,
+        );
+        drop(dependencies);
+        let saved = match solved.map_err(|source| UnitSolveError::Solve { unit: number, source })? {
+            Some(values) => self.save(number, &values),
+            None => Ok(()),
+        };
+        // No rank goes on (to a unit that reads this one, say) before the
+        // unit is saved, or without knowing it was not.
+        let failed = ranks.max(&[u64::from(saved.is_err())])[0] == 1;
+        saved?;
+        if failed {
+            return Err(UnitSolveError::Solve { unit: number, source: SolveError::Interrupted(Interrupted) });
+        }
         self.solved.fetch_add(1, Relaxed);
         self.count_done(number);
         Ok(())

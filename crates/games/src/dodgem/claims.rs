@@ -104,6 +104,9 @@ pub(super) struct OwnResult {
     pub reachable: Option<Tally>,
     /// The longest win and the longest loss.
     pub longest: (Plies, Plies),
+    /// A longest win and a longest loss, as positions: the first of the
+    /// smallest unit holding each.
+    pub longest_positions: [String; 2],
     /// Placements (with a car) lost for whichever side is to move.
     pub mutual_zugzwangs: u64,
 }
@@ -116,6 +119,10 @@ fn six_by_six() -> OwnResult {
         all: Tally { wins: 57_884_611_872, losses: 37_354_789_992, draws: 93_471_288_842 },
         reachable: Some(Tally { wins: 40_310_283_488, losses: 26_431_862_958, draws: 57_912_238_213 }),
         longest: (Plies(127), Plies(126)),
+        longest_positions: [
+            ".BB.../B...../.B..../....../.B..../RRR..R B".into(),
+            "B...../....../....../BR...R/B..R.R/B...R. B".into(),
+        ],
         mutual_zugzwangs: 81,
     }
 }
@@ -217,6 +224,25 @@ pub(super) fn from_unit_files(
         format!("{}, {}", published.longest.0, published.longest.1),
         format!("{}, {}", plies_text(longest.0), plies_text(longest.1)),
         Verdict::of(longest == (Some(published.longest.0), Some(published.longest.1))),
+    ));
+    let [win, loss] = &published.longest_positions;
+    let named = |example: Option<Position>| -> Result<String, Sampled> {
+        Ok(match example {
+            Some(pos) => format!("{pos} {}", units.value(game, &pos)?),
+            None => "none".into(),
+        })
+    };
+    let [found_win, found_loss] = units.longest_examples(game)?;
+    let found = format!("{}; {}", named(found_win)?, named(found_loss)?);
+    let expected = format!("{win} {}; {loss} {}", Value::Win(published.longest.0), Value::Loss(published.longest.1));
+    let verdict = Verdict::of(found == expected);
+    claims.push(ClaimCheck::new(
+        "6x6",
+        &format!("{n}x{n} a longest win and a longest loss, each the first of the smallest unit holding one"),
+        OURS,
+        expected,
+        found,
+        verdict,
     ));
     claims.push(ClaimCheck::new(
         "6x6",

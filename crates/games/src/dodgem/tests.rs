@@ -739,6 +739,7 @@ fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wro
         all: summary.all,
         reachable: summary.reachable,
         longest: (summary.longest_win.unwrap(), summary.longest_loss.unwrap()),
+        longest_positions: summary.longest_examples.map(|pos| pos.unwrap().to_string()),
         mutual_zugzwangs: summary.mutual_zugzwang,
     };
     // The longest win and loss named by example: the same positions from
