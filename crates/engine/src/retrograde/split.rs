@@ -30,7 +30,7 @@ use crate::solution::Solution;
 
 /// The ranks that solve one unit together, and what they do together.
 /// Every rank makes the same calls in the same order.
-pub trait Ranks: Sync {
+pub trait Ranks {
     /// This rank's number, from 0.
     fn rank(&self) -> usize;
 

@@ -9,17 +9,25 @@
 //! solved by the same code from the same inputs, so the files are the same
 //! bytes as a single process writes, whatever the number of ranks.
 //!
+//! A unit of at least `split_from` positions is solved by every rank at
+//! once, each a slice of it ([`Ranks`]): the manager waits until every
+//! worker is free, tells each to join, and takes its own slice; it saves
+//! the unit, and the bytes are again those of one process.
+//!
 //! A rank that dies takes the job down with it (MPI's default), but every
 //! unit already written stays: the next run resumes from them and only the
 //! units being solved at the time are solved again.
 
 use std::collections::BTreeSet;
 
-use mpi::traits::{Communicator, Destination, Source};
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::traits::{Communicator, CommunicatorCollectives, Destination, Root, Source};
 
 use super::schedule::Run;
-use super::{Unit, UnitReport, UnitSolveError, UnitStore, Units};
+use super::{Ranks, Unit, UnitReport, UnitSolveError, UnitStore, Units};
 use crate::progress::Progress;
+use crate::retrograde::SolveError;
 
 /// A worker's request for a unit, with the unit it finished if any.
 const READY: u64 = 0;
@@ -29,39 +37,49 @@ const FAILED: u64 = 1;
 const SOLVE: u64 = 2;
 /// The manager's answer: every unit is stored.
 const FINISH: u64 = 3;
+/// The manager's call to every worker: solve this unit together, each
+/// rank its slice.
+const SPLIT: u64 = 4;
 
 /// Solves every unit of `game` that `store` lacks over the ranks of
 /// `world`: rank 0 manages, the others solve (with one rank, it solves
-/// alone). Every rank must call it with the same game and store. Only the
-/// manager reports to `progress` and returns a report; workers return
-/// `None`, and listen to `progress` only to stop.
+/// alone); a unit of at least `split_from` positions by all ranks at once.
+/// Every rank must call it with the same arguments. Only the manager
+/// reports to `progress` and returns a report; workers return `None`, and
+/// listen to `progress` only to stop.
 ///
 /// # Errors
 ///
 /// [`UnitSolveError`] for a unit that fails on this rank or a store that
-/// cannot be read; a failure on another rank aborts the job.
+/// cannot be read; a failure on another rank aborts the job. A split unit
+/// stopped (by Ctrl-C) stops every rank.
 pub fn solve_over_mpi<G: Units>(
     world: &impl Communicator,
     game: &G,
     store: &dyn UnitStore,
     budget: u64,
+    split_from: u64,
     progress: &dyn Progress,
 ) -> Result<Option<UnitReport>, UnitSolveError> {
     if world.size() == 1 {
         return super::UnitSolver::new(budget).solve(game, store, progress).map(Some);
     }
     let units = game.units();
+    let stop_only = StopOnly(progress);
+    let run = Run::new(game, &units, store, budget, false, &stop_only);
     if world.rank() == 0 {
-        manage(world, &units, store, progress).map(Some)
+        manage(world, &run, &units, store, split_from, progress).map(Some)
     } else {
-        work(world, game, &units, store, budget, progress).map(|()| None)
+        work(world, &run).map(|()| None)
     }
 }
 
-fn manage(
+fn manage<G: Units>(
     world: &impl Communicator,
+    run: &Run<'_, G>,
     units: &[Unit],
     store: &dyn UnitStore,
+    split_from: u64,
     progress: &dyn Progress,
 ) -> Result<UnitReport, UnitSolveError> {
     let total: u64 = units.iter().map(|u| u.len).sum();
@@ -92,8 +110,38 @@ fn manage(
     let mut busy = 0usize;
     let mut finished = 0;
     let workers = world.size() as usize - 1;
+    let mut stored_now = |unit: usize, report: &mut UnitReport, ready: &mut BTreeSet<usize>| {
+        stored[unit] = true;
+        report.solved += 1;
+        progress.advance(2 * units[unit].len);
+        for &reader in &readers[unit] {
+            missing[reader] -= 1;
+            if missing[reader] == 0 && !stored[reader] {
+                ready.insert(reader);
+            }
+        }
+    };
     while finished < workers {
-        while let (Some(&worker), Some(&unit)) = (idle.last(), ready.first()) {
+        // A unit to split waits until every worker is free, then has them all.
+        if let Some(&unit) = ready.first().filter(|&&unit| units[unit].len >= split_from)
+            && busy == 0
+        {
+            for worker in 1..world.size() {
+                world.process_at_rank(worker).send(&[SPLIT, unit as u64][..]);
+            }
+            progress.note(&format!(
+                "unit {unit} ({} positions): every one of the {} ranks solves a slice",
+                units[unit].len,
+                world.size()
+            ));
+            split(world, run, unit)?;
+            ready.remove(&unit);
+            stored_now(unit, &mut report, &mut ready);
+            continue;
+        }
+        while let (Some(&worker), Some(&unit)) =
+            (idle.last(), ready.first().filter(|&&unit| units[unit].len < split_from))
+        {
             world.process_at_rank(worker).send(&[SOLVE, unit as u64][..]);
             idle.pop();
             ready.remove(&unit);
@@ -112,17 +160,8 @@ fn manage(
         match message.as_slice() {
             [READY] => idle.push(status.source_rank()),
             &[READY, unit] => {
-                let unit = unit as usize;
                 busy -= 1;
-                stored[unit] = true;
-                report.solved += 1;
-                progress.advance(2 * units[unit].len);
-                for &reader in &readers[unit] {
-                    missing[reader] -= 1;
-                    if missing[reader] == 0 && !stored[reader] {
-                        ready.insert(reader);
-                    }
-                }
+                stored_now(unit as usize, &mut report, &mut ready);
                 idle.push(status.source_rank());
             }
             &[FAILED, unit] => {
@@ -135,17 +174,8 @@ fn manage(
     Ok(report)
 }
 
-fn work<G: Units>(
-    world: &impl Communicator,
-    game: &G,
-    units: &[Unit],
-    store: &dyn UnitStore,
-    budget: u64,
-    progress: &dyn Progress,
-) -> Result<(), UnitSolveError> {
+fn work<G: Units>(world: &impl Communicator, run: &Run<'_, G>) -> Result<(), UnitSolveError> {
     let manager = world.process_at_rank(0);
-    let stop_only = StopOnly(progress);
-    let run = Run::new(game, units, store, budget, false, &stop_only);
     manager.send(&[READY][..]);
     loop {
         let (message, _) = receive(&manager);
@@ -158,10 +188,79 @@ fn work<G: Units>(
                 }
                 manager.send(&[READY, unit as u64][..]);
             }
+            &[SPLIT, unit] => split(world, run, unit as usize)?,
             [FINISH, _] => return Ok(()),
             other => panic!("unexpected message {other:?} from the manager"),
         }
     }
+}
+
+/// This rank's part of unit `number`, solved by every rank at once. A
+/// failure only this rank sees would leave the others waiting for it, so
+/// it aborts the job; a stop is seen by all, and all return it.
+fn split<G: Units>(world: &impl Communicator, run: &Run<'_, G>, number: usize) -> Result<(), UnitSolveError> {
+    match run.solve_split(number, &WorldRanks(world)) {
+        Err(error @ UnitSolveError::Solve { source: SolveError::Interrupted(_), .. }) => Err(error),
+        Err(error) => {
+            eprintln!("solved: unit {number} failed on rank {}: {error}; stopping every rank", world.rank());
+            world.abort(2)
+        }
+        Ok(()) => Ok(()),
+    }
+}
+
+/// The ranks of a world, solving one unit together.
+struct WorldRanks<'a, C>(&'a C);
+
+impl<C: Communicator> Ranks for WorldRanks<'_, C> {
+    fn rank(&self) -> usize {
+        self.0.rank() as usize
+    }
+
+    fn count(&self) -> usize {
+        self.0.size() as usize
+    }
+
+    fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<u64> {
+        let counts: Vec<i32> = outgoing.iter().map(|words| message_len(words.len())).collect();
+        let mut received_counts = vec![0; counts.len()];
+        self.0.all_to_all_into(&counts[..], &mut received_counts[..]);
+        let starts = |counts: &[i32]| -> Vec<i32> {
+            counts.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect()
+        };
+        let sent = outgoing.concat();
+        let mut received = vec![0u64; received_counts.iter().map(|&n| n as usize).sum()];
+        let (sent_starts, received_starts) = (starts(&counts), starts(&received_counts));
+        self.0.all_to_all_varcount_into(
+            &Partition::new(&sent[..], &counts[..], &sent_starts[..]),
+            &mut PartitionMut::new(&mut received[..], &received_counts[..], &received_starts[..]),
+        );
+        received
+    }
+
+    fn max(&self, words: &[u64]) -> Vec<u64> {
+        let mut largest = vec![0; words.len()];
+        self.0.all_reduce_into(words, &mut largest[..], SystemOperation::max());
+        largest
+    }
+
+    fn or_to_first(&self, words: Vec<u64>) -> Option<Vec<u64>> {
+        let first = self.0.process_at_rank(0);
+        if self.0.rank() != 0 {
+            first.reduce_into(&words[..], SystemOperation::bitwise_or());
+            return None;
+        }
+        let mut all = vec![0; words.len()];
+        first.reduce_into_root(&words[..], &mut all[..], SystemOperation::bitwise_or());
+        Some(all)
+    }
+}
+
+/// A message's length as MPI counts it. One layer of a unit sends each
+/// rank fewer than 2^31 words on the boards solved so far; a larger unit
+/// would exchange a layer in rounds (`docs/dodgem-7x7.md`).
+fn message_len(words: usize) -> i32 {
+    i32::try_from(words).expect("a message of fewer than 2^31 words")
 }
 
 /// The next message from `source`. MPI's blocking receive spins on a

@@ -16,8 +16,8 @@ use super::answers::{self, Audited, DisagreementJson, Probe, Solved, Summary, Un
 use super::claims::SolvedUnits;
 use super::play::{Judge, Session};
 use super::{
-    Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, probe_request, reads_units,
-    unit_options,
+    Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, UnitOptions, probe_request,
+    reads_units, unit_options,
 };
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
@@ -197,7 +197,7 @@ fn solve(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     let game = Dodgem::from_params(params)?;
     let options = unit_options(&game, params)?;
     if options.on_disk {
-        return solve_units(&game, options.budget, host);
+        return solve_units(&game, options, host);
     }
     let began = Instant::now();
     let (table, provenance) = table(&game, host)?;
@@ -244,7 +244,7 @@ fn mpi_universe() -> anyhow::Result<Option<mpi::environment::Universe>> {
 
 /// Solves `game` into unit files, resuming from those already there;
 /// spread over the ranks of an `mpirun` when built with the `mpi` feature.
-fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
+fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     if host.serves_requests() {
         anyhow::bail!(NotBuilt {
             message: format!("Dodgem {0}x{0} is solved by units only from the command line", game.size()),
@@ -262,9 +262,20 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
     #[cfg(feature = "mpi")]
     let world = universe.as_ref().map(|universe| universe.world());
     #[cfg(feature = "mpi")]
+    let spread = world.is_some();
+    #[cfg(not(feature = "mpi"))]
+    let spread = false;
+    if options.split_from.is_some() && !spread {
+        anyhow::bail!("--split-from shares units among the ranks of an mpirun: this is one process");
+    }
+    let budget = options.budget;
+    #[cfg(feature = "mpi")]
+    let split_from = options.split_from.unwrap_or(u64::MAX);
+    #[cfg(feature = "mpi")]
     if let Some(world) = world.as_ref().filter(|w| mpi::traits::Communicator::rank(*w) != 0) {
         // A worker: the manager, rank 0, holds the lock and reports.
-        solved_engine::units::solve_over_mpi(world, game, &files, budget, &Unseen(progress)).with_context(failed)?;
+        solved_engine::units::solve_over_mpi(world, game, &files, budget, split_from, &Unseen(progress))
+            .with_context(failed)?;
         return Ok(Box::new(()));
     }
     // A finished solve has nothing left to write: a copy of one that may
@@ -286,7 +297,7 @@ fn solve_units(game: &Dodgem, budget: u64, host: &dyn Host) -> anyhow::Result<Bo
     }
     #[cfg(feature = "mpi")]
     let report = match &world {
-        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, progress)
+        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, split_from, progress)
             .with_context(failed)?
             .expect("rank 0 reports"),
         None => game.solve_to_files(&files, budget, progress).with_context(failed)?,

@@ -22,6 +22,12 @@ const MEMORY: Field = Field::value(
     "Memory for finished units kept for the units that read them, in a solve by units [default: 1]",
 )
 .command_line_only();
+const SPLIT_FROM: Field = Field::value(
+    "split-from",
+    "POSITIONS",
+    "Under mpirun (a build with --features mpi), units of at least this many positions are solved by every rank at once, each a slice of it",
+)
+.command_line_only();
 
 const POSITION: Field = Field::positional(
     "position",
@@ -49,7 +55,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Solve,
             about: "Dodgem",
-            fields: &[SIZE, MISERE, UNITS, MEMORY],
+            fields: &[SIZE, MISERE, UNITS, MEMORY, SPLIT_FROM],
             served: None,
         },
         Supported {
@@ -179,6 +185,9 @@ pub struct UnitOptions {
     pub on_disk: bool,
     /// Bytes of finished units kept in memory for the units that read them.
     pub budget: u64,
+    /// The fewest positions of a unit solved by every rank of an `mpirun`
+    /// at once, if any is.
+    pub split_from: Option<u64>,
 }
 
 /// Memory for finished units unless `--memory` says otherwise: well under
@@ -202,7 +211,11 @@ pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, Param
     if params.is_given(MEMORY.name) && !on_disk {
         return Err(ParamError::Combination("--memory is for a solve by units: give --units too"));
     }
-    Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64 })
+    let split_from = params.number::<u64>(SPLIT_FROM.name)?;
+    if split_from.is_some() && !on_disk {
+        return Err(ParamError::Combination("--split-from is for a solve by units: give --units too"));
+    }
+    Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64, split_from })
 }
 
 /// Whether a probe or a game of `game` reads unit files rather than one
