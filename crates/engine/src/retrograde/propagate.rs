@@ -15,7 +15,7 @@ use crate::value::{Plies, Value};
 
 /// What a position learned of one of its moves.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub(super) enum Told {
+pub(super) enum Learned {
     /// Nothing new.
     Nothing,
     /// It is won, or won sooner.
@@ -130,9 +130,9 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         self.cells.touch(scratch.parents.iter().map(|p| p.0));
         for &(parent, pos, child_wins) in &scratch.parents {
             match self.tell(parent, child_wins, layer) {
-                Told::Nothing => {}
-                Told::Decided => decided = true,
-                Told::Lost => {
+                Learned::Nothing => {}
+                Learned::Decided => decided = true,
+                Learned::Lost => {
                     decided = true;
                     scratch.lost.push((parent, pos));
                 }
@@ -148,25 +148,25 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
 
     /// Tells `parent` that one of its moves leads to a position decided
     /// at this layer, won for the side to move there if `child_wins`.
-    pub(super) fn tell(&self, parent: u64, child_wins: bool, layer: Layer<C>) -> Told {
+    pub(super) fn tell(&self, parent: u64, child_wins: bool, layer: Layer<C>) -> Learned {
         // Past the longest encodable distance, decisions are stored as draws
         // and the overflow is reported once this layer is done.
         let draw = C::truncate(0);
-        let told = if child_wins {
+        let learned = if child_wins {
             match self.refute_move(parent, layer.next_loss.unwrap_or(draw)) {
-                true => Told::Lost,
-                false => Told::Nothing,
+                true => Learned::Lost,
+                false => Learned::Nothing,
             }
         } else {
             match self.win_with(parent, layer.next_win.unwrap_or(draw)) {
-                true => Told::Decided,
-                false => Told::Nothing,
+                true => Learned::Decided,
+                false => Learned::Nothing,
             }
         };
-        if told != Told::Nothing {
+        if learned != Learned::Nothing {
             self.pending.mark(parent, layer.plies + 1);
         }
-        told
+        learned
     }
 
     /// `parent` has a move to a win (for the opponent). Returns whether that

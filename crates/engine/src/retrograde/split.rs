@@ -21,7 +21,7 @@ use super::SolveError;
 use super::alone::{UnitAlone, Width, widening};
 use super::codes::Codes;
 use super::pending::Pending;
-use super::propagate::Told;
+use super::propagate::Learned;
 use super::unit_solve::{BATCH, Earlier, Layer, Scratch, UnitSolve};
 use crate::cells::{Cell, Cells};
 use crate::game::Units;
@@ -207,9 +207,9 @@ impl<G: Units, E: Earlier, C: Cell> UnitSolve<'_, G, E, C, true> {
             let mut decided = false;
             for &word in batch {
                 match self.tell(word >> 1, word & 1 == 1, layer) {
-                    Told::Nothing => {}
-                    Told::Decided => decided = true,
-                    Told::Lost => {
+                    Learned::Nothing => {}
+                    Learned::Decided => decided = true,
+                    Learned::Lost => {
                         decided = true;
                         lost.push(word >> 1);
                     }

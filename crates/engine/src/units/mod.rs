@@ -185,13 +185,14 @@ impl UnitSolver {
 }
 
 /// Solves every unit of `game` that `store` lacks, in order, each split
-/// over `ranks` (see [`Ranks`]): every rank calls it alike, and rank 0
-/// saves each unit. Only rank 0's report counts the units solved.
+/// over `ranks` (see [`Ranks`]): every rank calls it alike, rank 0 saves
+/// each unit, and every rank reports the units solved together.
 ///
 /// # Errors
 ///
-/// [`UnitSolveError`] on every rank if the store cannot be read, a unit
-/// fails, or rank 0 cannot save it.
+/// [`UnitSolveError`] on every rank if the store cannot be read on one, a
+/// unit fails, or rank 0 cannot save it: on the rank where it happened the
+/// cause, on the others that their part stopped.
 pub fn solve_split<G: Units>(
     game: &G,
     store: &dyn UnitStore,
@@ -201,8 +202,9 @@ pub fn solve_split<G: Units>(
     let units = game.units();
     let run = Run::new(game, &units, store, 0, false, progress);
     for number in 0..units.len() {
+        let has = schedule::agreed(ranks, number, store.has(number))?;
         // All ranks skip a unit or none does, even if it appears meanwhile.
-        if ranks.max(&[u64::from(store.has(number)?)])[0] == 0 {
+        if ranks.max(&[u64::from(has)])[0] == 0 {
             run.solve_split(number, ranks)?;
         }
     }

@@ -222,14 +222,16 @@ impl<C: Communicator> Ranks for WorldRanks<'_, C> {
     }
 
     fn exchange(&self, outgoing: Vec<Vec<u64>>) -> Vec<u64> {
+        let sent = outgoing.concat();
+        // Every offset is below the total, so checking the totals checks them all.
+        message_len(sent.len());
         let counts: Vec<i32> = outgoing.iter().map(|words| message_len(words.len())).collect();
         let mut received_counts = vec![0; counts.len()];
         self.0.all_to_all_into(&counts[..], &mut received_counts[..]);
         let starts = |counts: &[i32]| -> Vec<i32> {
             counts.iter().scan(0, |at, &n| Some(std::mem::replace(at, *at + n))).collect()
         };
-        let sent = outgoing.concat();
-        let mut received = vec![0u64; received_counts.iter().map(|&n| n as usize).sum()];
+        let mut received = vec![0u64; message_len(received_counts.iter().map(|&n| n as usize).sum()) as usize];
         let (sent_starts, received_starts) = (starts(&counts), starts(&received_counts));
         self.0.all_to_all_varcount_into(
             &Partition::new(&sent[..], &counts[..], &sent_starts[..]),
@@ -245,6 +247,7 @@ impl<C: Communicator> Ranks for WorldRanks<'_, C> {
     }
 
     fn or_to_first(&self, words: Vec<u64>) -> Option<Vec<u64>> {
+        message_len(words.len());
         let first = self.0.process_at_rank(0);
         if self.0.rank() != 0 {
             first.reduce_into(&words[..], SystemOperation::bitwise_or());
@@ -256,11 +259,12 @@ impl<C: Communicator> Ranks for WorldRanks<'_, C> {
     }
 }
 
-/// A message's length as MPI counts it. One layer of a unit sends each
-/// rank fewer than 2^31 words on the boards solved so far; a larger unit
-/// would exchange a layer in rounds (`docs/dodgem-7x7.md`).
+/// A message's length, or an offset in one, as MPI counts it: in one
+/// layer a rank sends and receives fewer than 2^31 words, and a unit's
+/// cells take fewer, on the boards solved so far. A larger unit would
+/// exchange a layer, and gather its cells, in rounds (`docs/dodgem-7x7.md`).
 fn message_len(words: usize) -> i32 {
-    i32::try_from(words).expect("a message of fewer than 2^31 words")
+    i32::try_from(words).expect("fewer than 2^31 words in one collective call")
 }
 
 /// The next message from `source`. MPI's blocking receive spins on a

@@ -204,7 +204,9 @@ impl<'a, G: Units> Run<'a, G> {
         let unit = &self.units[number];
         let dependencies = (unit.depends_on.iter())
             .map(|&d| self.store.load(d, self.units[d].len).map(Arc::new))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>();
+        // A rank that cannot read them must not leave the others waiting.
+        let dependencies = agreed(ranks, number, dependencies)?;
         let solved = solve_with_dependencies(
             self.game,
             self.units,
@@ -221,11 +223,7 @@ impl<'a, G: Units> Run<'a, G> {
         };
         // No rank goes on (to a unit that reads this one, say) before the
         // unit is saved, or without knowing it was not.
-        let failed = ranks.max(&[u64::from(saved.is_err())])[0] == 1;
-        saved?;
-        if failed {
-            return Err(UnitSolveError::Solve { unit: number, source: SolveError::Interrupted(Interrupted) });
-        }
+        agreed(ranks, number, saved)?;
         self.solved.fetch_add(1, Relaxed);
         self.count_done(number);
         Ok(())
@@ -417,6 +415,18 @@ impl KeptState {
         if let Some(values) = self.values[unit].take() {
             self.bytes -= values.size_in_bytes();
         }
+    }
+}
+
+/// `outcome` on this rank, once every one of `ranks` has reached the same
+/// point: an error on all if any failed (one that stops the others'
+/// part of unit `number` where another rank failed).
+pub(super) fn agreed<T>(ranks: &dyn Ranks, number: usize, outcome: Result<T, TableError>) -> Result<T, UnitSolveError> {
+    let failed = ranks.max(&[u64::from(outcome.is_err())])[0] == 1;
+    let value = outcome?;
+    match failed {
+        true => Err(UnitSolveError::Solve { unit: number, source: SolveError::Interrupted(Interrupted) }),
+        false => Ok(value),
     }
 }
 

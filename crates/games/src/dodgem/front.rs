@@ -262,11 +262,11 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     #[cfg(feature = "mpi")]
     let world = universe.as_ref().map(|universe| universe.world());
     #[cfg(feature = "mpi")]
-    let spread = world.is_some();
+    let spread = world.as_ref().is_some_and(|world| mpi::traits::Communicator::size(world) > 1);
     #[cfg(not(feature = "mpi"))]
     let spread = false;
     if options.split_from.is_some() && !spread {
-        anyhow::bail!("--split-from shares units among the ranks of an mpirun: this is one process");
+        anyhow::bail!("--split-from shares units among the ranks of an mpirun of two or more: this is one process");
     }
     let budget = options.budget;
     #[cfg(feature = "mpi")]

@@ -622,7 +622,7 @@ impl Dodgem {
 
     /// What a full audit of the unit files takes, at the rate measured on
     /// 5×5's (16 million positions a second, either side to move, on two
-    /// cores: 11.4 million before children were located together, 1.41
+    /// cores: 11.4 million before children were located together, 1.42
     /// times faster in one run; `docs/notes/benchmarks.md`).
     pub fn audit_cost(&self) -> Cost {
         Cost { seconds: 2.0 * self.position_count() as f64 / 16e6, bytes: 8_000_000_000 }
