@@ -1,6 +1,7 @@
 //! One unit solved alone, as a solve by units solves each: its own cells,
 //! its moves out looked up elsewhere, no checkpoints.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use super::codes::Codes;
@@ -96,26 +97,38 @@ impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
         })
     }
 
+    /// The solve of the unit's positions numbered in `range`, in `cells`
+    /// (of the whole unit), keeping each position's longest earlier win if
+    /// `keeps_earlier_wins`.
+    pub(super) fn solver<'s, C: Cell, const SHARED: bool>(
+        &'s self,
+        cells: &'s Cells<C>,
+        range: Range<u64>,
+        keeps_earlier_wins: bool,
+    ) -> UnitSolve<'s, G, E, C, SHARED> {
+        UnitSolve {
+            game: self.game,
+            unit: self.unit,
+            numbering: self.numbering,
+            cells,
+            earlier: self.earlier,
+            codes: Codes::new(self.game.max_in_unit_moves()),
+            chunk: self.chunk,
+            pending: Pending::new(&range, self.chunk),
+            range,
+            max_plies: AtomicU16::new(0),
+            earlier_wins: keeps_earlier_wins.then(|| Cells::zeroed(self.len)),
+            step_dense_layers: true,
+        }
+    }
+
     /// One try, in cells of `C`.
     fn solve_in<C: Cell, const SHARED: bool>(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
         let len = self.len;
         let cells = Cells::<C>::zeroed(len);
         let parts = self.game.parts(self.unit);
-        let solver = UnitSolve::<_, _, _, SHARED> {
-            game: self.game,
-            unit: self.unit,
-            numbering: self.numbering,
-            cells: &cells,
-            earlier: self.earlier,
-            codes: Codes::new(self.game.max_in_unit_moves()),
-            chunk: self.chunk,
-            range: 0..len,
-            max_plies: AtomicU16::new(0),
-            pending: Pending::new(&(0..len), self.chunk),
-            // Parts keep their own.
-            earlier_wins: parts.is_none().then(|| Cells::zeroed(len)),
-            step_dense_layers: true,
-        };
+        // Parts keep their own earlier wins.
+        let solver = self.solver::<C, SHARED>(&cells, 0..len, parts.is_none());
         match parts {
             Some(parts) => solver.solve_by_parts(&parts, progress)?,
             None => {

@@ -13,14 +13,12 @@
 //! or overflowed a byte, so that all leave or widen together.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use super::SolveError;
 use super::alone::{UnitAlone, Width, widening};
-use super::codes::Codes;
-use super::pending::Pending;
 use super::propagate::Learned;
 use super::unit_solve::{BATCH, Earlier, Layer, Scratch, UnitSolve};
 use crate::cells::{Cell, Cells};
@@ -98,20 +96,7 @@ impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
         let slices = Slices::new(self.len, self.chunk, ranks.count());
         let own = slices.of(ranks.rank());
         let cells = Cells::<C>::zeroed(self.len);
-        let solver = UnitSolve::<_, _, C, true> {
-            game: self.game,
-            unit: self.unit,
-            numbering: self.numbering,
-            cells: &cells,
-            earlier: self.earlier,
-            codes: Codes::new(self.game.max_in_unit_moves()),
-            chunk: self.chunk,
-            range: own.clone(),
-            max_plies: AtomicU16::new(0),
-            pending: Pending::new(&own, self.chunk),
-            earlier_wins: Some(Cells::zeroed(self.len)),
-            step_dense_layers: true,
-        };
+        let solver = self.solver::<C, true>(&cells, own, true);
         let seeded = solver.seed(progress);
         solver.agree(ranks, seeded)?;
         let mut plies = 0;
