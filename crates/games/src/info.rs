@@ -32,6 +32,8 @@ pub enum Operation {
     Audit,
     /// Make the compact copy of the table.
     Compact,
+    /// Write the manifest a copy of the table is checked against.
+    Manifest,
     /// Reports on the solved game.
     Report,
     /// Count the domain: positions, moves, terminal positions.
@@ -42,7 +44,7 @@ pub enum Operation {
 
 impl Operation {
     /// Every operation, in the order the command line lists them.
-    pub const ALL: [Operation; 14] = [
+    pub const ALL: [Operation; 15] = [
         Operation::Solve,
         Operation::Summary,
         Operation::Probe,
@@ -54,6 +56,7 @@ impl Operation {
         Operation::Bench,
         Operation::Audit,
         Operation::Compact,
+        Operation::Manifest,
         Operation::Report,
         Operation::Census,
         Operation::Boards,
@@ -73,6 +76,7 @@ impl Operation {
             Operation::Bench => "bench",
             Operation::Audit => "audit",
             Operation::Compact => "compact",
+            Operation::Manifest => "manifest",
             Operation::Report => "report",
             Operation::Census => "census",
             Operation::Boards => "boards",
@@ -93,6 +97,9 @@ impl Operation {
             Operation::Bench => "Time the solver with 1 and more threads, with peak memory",
             Operation::Audit => "Re-check every solved value against its children, with the plain rules",
             Operation::Compact => "Make the compact copy of a game's table and check it entry by entry",
+            Operation::Manifest => {
+                "Write a manifest beside a solved table (every file's size and SHA-256, the summary), which verify checks a copy against"
+            }
             Operation::Report => "Reports on a solved game",
             Operation::Census => "Count a game's domain: positions, moves, terminal positions",
             Operation::Boards => "List a game's built-in boards",

@@ -33,6 +33,7 @@ pub mod dots_and_boxes;
 pub mod front;
 pub mod info;
 pub mod levels;
+pub mod manifest;
 pub mod params;
 pub mod puzzles;
 pub mod registry;

@@ -160,10 +160,7 @@ pub(crate) fn remove_temporaries(dir: &Path, prefix: &str) -> Result<(), TableEr
 /// temporary file beside it, which is synced and renamed into place only
 /// once `write` has succeeded. On failure `path` is left as it was and the
 /// temporary file is removed.
-pub(super) fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), TableError> {
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), TableError> {
     let write_error = |source| TableError::Write { path: path.into(), source };
     let prefix = temporary_prefix(path);
     let mut temp =

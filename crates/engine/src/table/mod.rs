@@ -25,7 +25,7 @@ use crc::{CRC_64_XZ, Crc, Table as CrcTable};
 pub use self::checkpoint::{Checkpoint, Saved};
 pub use self::encoding::{Encoding, Margin, Packed};
 pub(crate) use self::file::remove_temporaries;
-pub use self::file::{Access, open_regular, regular_file_exists};
+pub use self::file::{Access, open_regular, regular_file_exists, write_atomically};
 pub use self::header::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_FACTS, TRAILER_LEN, TableKey};
 pub use self::store::{BuildLock, TableStore};
 use crate::packed::PackedValue;

@@ -22,9 +22,10 @@ use super::{
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
+use crate::manifest::{self, Described, Manifest};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
-use crate::tables::{Provenance, Solvable, obtain_for_play};
+use crate::tables::{Provenance, Solvable, obtain_for_play, path_of};
 use crate::text::{duration, thousands};
 
 /// Dodgem in the registry.
@@ -59,6 +60,7 @@ impl Game for DodgemGame {
             }
             Operation::Verify => Box::new(verify(host)?),
             Operation::Audit => Box::new(audit(params, host)?),
+            Operation::Manifest => Box::new(manifest(params, host)?),
             Operation::Match => {
                 let game = Dodgem::from_params(params)?;
                 let (levels, games, seed) = match_params(params)?;
@@ -173,6 +175,18 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
         on_request: false,
     };
     Ok(host.typed::<DodgemUnits>(wanted)?.0)
+}
+
+/// The manifest of the table or unit directory the summary reads.
+fn manifest(params: &Params, host: &dyn Host) -> anyhow::Result<Manifest> {
+    let game = Dodgem::from_params(params)?;
+    let headline = summary(&game, params, host)?;
+    let (path, command) = match values(&game, params, host)? {
+        DodgemValues::Units(_) => (game.unit_files(host.store()).dir().to_path_buf(), units_command(&game)),
+        DodgemValues::Table(_) => (path_of(host.store(), &game), solve_command(&game)),
+    };
+    let described = Described { path: &path, key: &game.table_key(), board: game.to_params(), command };
+    manifest::write(described, &headline, host.progress())
 }
 
 fn summary(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Summary> {
@@ -415,6 +429,7 @@ fn verify(host: &dyn Host) -> anyhow::Result<Claims<answers::RecordMoveJson>> {
             }
         }
     }
+    claims.extend(manifest::claims(host.store().dir(), INFO.id, progress)?);
     let preamble = answers::record_text(&record);
     Ok(Claims::with_record(INFO.id, &claims, answers::record_json(&record), preamble))
 }

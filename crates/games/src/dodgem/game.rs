@@ -79,6 +79,12 @@ pub const INFO: GameInfo = GameInfo {
             served: None,
         },
         Supported {
+            operation: Operation::Manifest,
+            about: "Dodgem: of its table, or of its unit directory (--units; always for 6x6)",
+            fields: &[SIZE, MISERE, READ_UNITS],
+            served: None,
+        },
+        Supported {
             operation: Operation::Play,
             about: "Dodgem",
             fields: &[SIZE, MISERE, SIDE, LEVEL, HINTS, SEED, READ_UNITS],

@@ -13,6 +13,7 @@ use super::{Board, INFO, ProbeRequest, Scorer, probe_request, verify_against_swe
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
 use crate::info::{GameInfo, Operation};
+use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
@@ -42,6 +43,15 @@ impl Game for DotsAndBoxes {
             }
             Operation::Probe => Box::new(probe(params, host)?),
             Operation::Verify => Box::new(verify(params, host)?),
+            Operation::Manifest => {
+                let board = Board::from_params(params)?;
+                let (quiet, table, _) = table(&board, host)?;
+                let headline = summary(&board, &Scorer::new(&quiet, &table))?;
+                let path = host.store().path::<QuietOutcomes>(&quiet.table_key());
+                let command = INFO.command_line(Operation::Solve, &board.to_params());
+                let described = Described { path: &path, key: &quiet.table_key(), board: board.to_params(), command };
+                Box::new(manifest::write(described, &headline, host.progress())?)
+            }
             Operation::Match => {
                 let board = Board::from_params(params)?;
                 let (levels, games, seed) = match_params(params)?;
@@ -135,5 +145,6 @@ fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {
     if params.flag("exhaustive")? {
         claims.extend(verify_against_sweep(host.progress())?);
     }
+    claims.extend(manifest::claims(store.dir(), INFO.id, host.progress())?);
     Ok(Claims::new(INFO.id, &claims))
 }

@@ -57,6 +57,12 @@ pub const INFO: GameInfo = GameInfo {
             served: Some("summary"),
         },
         Supported {
+            operation: Operation::Manifest,
+            about: "Dots and Boxes: of the board's quiet table",
+            fields: &GAME,
+            served: None,
+        },
+        Supported {
             operation: Operation::Probe,
             about: "Dots and Boxes",
             fields: &[ROWS, COLS, VARIANT, MOVES, DIAGRAM, TO_MOVE, LEVEL],

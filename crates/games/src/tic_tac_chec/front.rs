@@ -17,9 +17,10 @@ use super::{INFO, PawnRule, Position, ProbeValues, Reference, TicTacChec, census
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
+use crate::manifest::{self, Described, Manifest};
 use crate::params::{ParamError, Params, Rendered, quote};
 use crate::puzzles::{puzzle_params, puzzles};
-use crate::tables::{Provenance, Solvable, obtain};
+use crate::tables::{Provenance, Solvable, obtain, path_of};
 
 /// Tic-Tac-Chec in the registry.
 pub const GAME: &dyn Game = &TicTacChecGame;
@@ -44,7 +45,9 @@ impl Game for TicTacChecGame {
         if operation == Operation::Verify {
             let game = TicTacChec::new(PawnRule::Travel);
             let values = values(&game, host)?;
-            return Ok(Box::new(Claims::new(INFO.id, &super::verify(&game, &*values, host.progress())?)));
+            let mut claims = super::verify(&game, &*values, host.progress())?;
+            claims.extend(manifest::claims(host.store().dir(), INFO.id, host.progress())?);
+            return Ok(Box::new(Claims::new(INFO.id, &claims)));
         }
         let game = TicTacChec::from_params(params)?;
         Ok(match operation {
@@ -63,6 +66,7 @@ impl Game for TicTacChecGame {
             }
             Operation::Audit => Box::new(audited(&game, host)?),
             Operation::Compact => Box::new(compact(&game, host)?),
+            Operation::Manifest => Box::new(manifest(&game, host)?),
             Operation::Report => Box::new(report(&game, params, host)?),
             Operation::Match => {
                 let (levels, games, seed) = match_params(params)?;
@@ -119,6 +123,20 @@ fn missing(game: &TicTacChec) -> MissingJson {
         command: format!("{solve} && {compact}"),
         takes: BUILD_COST,
     }
+}
+
+/// The manifest of the table `solve` writes (not of its compact copy,
+/// which `compact` makes from it and checks entry by entry).
+fn manifest(game: &TicTacChec, host: &dyn Host) -> anyhow::Result<Manifest> {
+    let (table, _) = table(game, host)?;
+    let summary = Summary::new(game.rule().id(), table.header().tally, table.probe(game.index(&Position::empty())));
+    let path = path_of(host.store(), game);
+    let command = INFO.command_line(Operation::Solve, &game.to_params());
+    manifest::write(
+        Described { path: &path, key: &game.table_key(), board: game.to_params(), command },
+        &summary,
+        host.progress(),
+    )
 }
 
 /// The table of `game`, solved if the host solves it now.

@@ -109,6 +109,12 @@ pub const INFO: GameInfo = GameInfo {
             fields: &GAME,
             served: None,
         },
+        Supported {
+            operation: Operation::Manifest,
+            about: "Tic-Tac-Chec: of the table solve writes",
+            fields: &GAME,
+            served: None,
+        },
         Supported { operation: Operation::Report, about: "Tic-Tac-Chec", fields: &[PAWN, SECTIONS], served: None },
         Supported {
             operation: Operation::Census,
