@@ -24,7 +24,7 @@ use solved_engine::{Progress, TableKey};
 
 use crate::claims::{ClaimCheck, Verdict};
 use crate::front::Answer;
-use crate::params::Rendered;
+use crate::params::{Field, Params, Rendered};
 use crate::text::thousands;
 
 /// The version of the manifest's own layout.
@@ -53,8 +53,9 @@ pub struct Manifest {
     pub format_version: u32,
     /// The version of the game's numbering of positions.
     pub index_version: u32,
-    /// The positions the table holds, as its key counts them.
-    pub positions: u64,
+    /// The entries the table holds: the positions its numbering counts,
+    /// fewer than the game's where a symmetry is folded away.
+    pub entries: u64,
     /// The table file or unit directory described, by its name in the data
     /// directory.
     pub path: String,
@@ -98,6 +99,30 @@ pub struct Described<'a> {
     pub command: String,
 }
 
+/// `--check`: check the copy against the manifest beside it instead of
+/// writing one.
+pub const CHECK: Field = Field::flag("check", "Check the table against the manifest beside it instead of writing one");
+
+/// What `solved manifest` answers: with `--check`, how the table
+/// `described` names compares with its manifest; else its manifest,
+/// written, with the summary `headline` makes.
+///
+/// # Errors
+///
+/// As for [`write`] and [`check`].
+pub fn answer(
+    described: Described<'_>,
+    params: &Params,
+    headline: impl FnOnce() -> anyhow::Result<Box<dyn Answer>>,
+    progress: &dyn Progress,
+) -> anyhow::Result<Box<dyn Answer>> {
+    Ok(if params.flag(CHECK.name)? {
+        Box::new(check(described.path, progress)?)
+    } else {
+        Box::new(write(described, &*headline()?, progress)?)
+    })
+}
+
 /// Writes the manifest of the table `described` names, with the game's
 /// summary `headline`, beside it, atomically; and returns it.
 ///
@@ -118,7 +143,7 @@ pub fn write(described: Described<'_>, headline: &dyn Answer, progress: &dyn Pro
         command: described.command,
         format_version: FORMAT_VERSION,
         index_version: key.index_version,
-        positions: key.positions,
+        entries: key.positions,
         path: file_name(path)?,
         units,
         files,
@@ -241,6 +266,62 @@ pub fn claims(dir: &Path, game: &str, progress: &dyn Progress) -> anyhow::Result
     Ok(manifests.iter().map(|path| claim(path, progress)).collect())
 }
 
+/// How a table compares with the manifest beside it.
+#[derive(Debug, Serialize)]
+pub struct Checked {
+    /// The manifest's file name.
+    pub manifest: String,
+    /// The files it lists.
+    pub files: usize,
+    /// Each file that differs, is missing or is not listed, saying how.
+    pub differences: Vec<String>,
+    /// Whether there is none.
+    pub matches: bool,
+}
+
+impl Answer for Checked {
+    fn text(&self) -> String {
+        if self.matches {
+            return format!(
+                "{}: {} listed {}.\n",
+                self.manifest,
+                thousands(self.files as u64),
+                if self.files == 1 { "file matches" } else { "files match" }
+            );
+        }
+        let mut text = format!("What differs from {}:\n", self.manifest);
+        for difference in &self.differences {
+            text.push_str(&format!("  {difference}\n"));
+        }
+        text
+    }
+
+    fn holds(&self) -> bool {
+        self.matches
+    }
+}
+
+/// Checks the table file or unit directory `table` against the manifest
+/// beside it.
+///
+/// # Errors
+///
+/// No manifest there, or one that cannot be read or trusted.
+pub fn check(table: &Path, progress: &dyn Progress) -> anyhow::Result<Checked> {
+    let path = manifest_path(table);
+    if !path.is_file() {
+        anyhow::bail!("there is no manifest {} to check against: `solved manifest` writes one", path.display());
+    }
+    let manifest = read(&path)?;
+    let found = differences(&path, &manifest, progress)?;
+    Ok(Checked {
+        manifest: file_name(&path)?,
+        files: manifest.files.len(),
+        differences: found.iter().map(Difference::to_string).collect(),
+        matches: found.is_empty(),
+    })
+}
+
 fn claim(path: &Path, progress: &dyn Progress) -> ClaimCheck {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let table = name.strip_suffix(SUFFIX).unwrap_or(&name).to_string();
@@ -346,21 +427,23 @@ fn name_of(difference: &Difference) -> &str {
     }
 }
 
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Difference::Missing(name) => write!(f, "{name} is missing"),
+            Difference::Length { name, expected, found } => {
+                write!(f, "{name} has {} bytes, not {}", thousands(*found), thousands(*expected))
+            }
+            Difference::Content(name) => write!(f, "{name} differs (SHA-256)"),
+            Difference::Unlisted(name) => write!(f, "{name} is not in the manifest"),
+        }
+    }
+}
+
 /// The first few differences, each naming its file, and how many more.
 fn summarise(found: &[Difference]) -> String {
     const SHOWN: usize = 5;
-    let mut parts: Vec<String> = found
-        .iter()
-        .take(SHOWN)
-        .map(|d| match d {
-            Difference::Missing(name) => format!("{name} is missing"),
-            Difference::Length { name, expected, found } => {
-                format!("{name} has {} bytes, not {}", thousands(*found), thousands(*expected))
-            }
-            Difference::Content(name) => format!("{name} differs (SHA-256)"),
-            Difference::Unlisted(name) => format!("{name} is not in the manifest"),
-        })
-        .collect();
+    let mut parts: Vec<String> = found.iter().take(SHOWN).map(Difference::to_string).collect();
     if found.len() > SHOWN {
         parts.push(format!("and {} more", found.len() - SHOWN));
     }
@@ -417,9 +500,14 @@ mod tests {
         assert!(claims(dir.path(), "other", &Silent).unwrap().is_empty());
     }
 
+    /// What the check must say, and what a test does to a copy's files.
+    type SpoiledFiles = (&'static str, fn(&Path));
+    /// What the check must say, and what a test does to a copy's manifest.
+    type SpoiledManifest = (&'static str, fn(&mut serde_json::Value));
+
     #[test]
     fn every_file_that_differs_from_its_manifest_is_named() {
-        let cases: [(&str, fn(&Path)); 5] = [
+        let cases: [SpoiledFiles; 5] = [
             ("unit-1.unit.tbl differs (SHA-256)", |units| {
                 let path = units.join("unit-1.unit.tbl");
                 let mut bytes = std::fs::read(&path).unwrap();
@@ -444,7 +532,7 @@ mod tests {
 
     #[test]
     fn a_manifest_that_cannot_be_trusted_disagrees_saying_why() {
-        let cases: [(&str, fn(&mut serde_json::Value)); 4] = [
+        let cases: [SpoiledManifest; 4] = [
             ("not a manifest", |m| m["files"] = serde_json::json!("none")),
             ("manifest version 2", |m| m["manifest_version"] = 2.into()),
             ("not a file name", |m| m["path"] = "../elsewhere".into()),

@@ -22,7 +22,7 @@ use super::{
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
-use crate::manifest::{self, Described, Manifest};
+use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable, obtain_for_play, path_of};
@@ -60,7 +60,7 @@ impl Game for DodgemGame {
             }
             Operation::Verify => Box::new(verify(host)?),
             Operation::Audit => Box::new(audit(params, host)?),
-            Operation::Manifest => Box::new(manifest(params, host)?),
+            Operation::Manifest => manifest(params, host)?,
             Operation::Match => {
                 let game = Dodgem::from_params(params)?;
                 let (levels, games, seed) = match_params(params)?;
@@ -177,16 +177,18 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
     Ok(host.typed::<DodgemUnits>(wanted)?.0)
 }
 
-/// The manifest of the table or unit directory the summary reads.
-fn manifest(params: &Params, host: &dyn Host) -> anyhow::Result<Manifest> {
+/// The manifest of the unit directory (boards past 5×5, or `--units`) or
+/// else of the table.
+fn manifest(params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     let game = Dodgem::from_params(params)?;
-    let headline = summary(&game, params, host)?;
-    let (path, command) = match values(&game, params, host)? {
-        DodgemValues::Units(_) => (game.unit_files(host.store()).dir().to_path_buf(), units_command(&game)),
-        DodgemValues::Table(_) => (path_of(host.store(), &game), solve_command(&game)),
+    let (path, command) = if reads_units(&game, params)? {
+        (game.unit_files(host.store()).dir().to_path_buf(), units_command(&game))
+    } else {
+        (path_of(host.store(), &game), solve_command(&game))
     };
     let described = Described { path: &path, key: &game.table_key(), board: game.to_params(), command };
-    manifest::write(described, &headline, host.progress())
+    let headline = || Ok(Box::new(summary(&game, params, host)?) as Box<dyn Answer>);
+    manifest::answer(described, params, headline, host.progress())
 }
 
 fn summary(game: &Dodgem, params: &Params, host: &dyn Host) -> anyhow::Result<Summary> {

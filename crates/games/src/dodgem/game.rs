@@ -81,7 +81,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Manifest,
             about: "Dodgem: of its table, or of its unit directory (--units; always for 6x6)",
-            fields: &[SIZE, MISERE, READ_UNITS],
+            fields: &[SIZE, MISERE, READ_UNITS, crate::manifest::CHECK],
             served: None,
         },
         Supported {

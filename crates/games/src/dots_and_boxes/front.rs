@@ -45,12 +45,15 @@ impl Game for DotsAndBoxes {
             Operation::Verify => Box::new(verify(params, host)?),
             Operation::Manifest => {
                 let board = Board::from_params(params)?;
-                let (quiet, table, _) = table(&board, host)?;
-                let headline = summary(&board, &Scorer::new(&quiet, &table))?;
+                let quiet = QuietTable::new(&board);
                 let path = host.store().path::<QuietOutcomes>(&quiet.table_key());
                 let command = INFO.command_line(Operation::Solve, &board.to_params());
                 let described = Described { path: &path, key: &quiet.table_key(), board: board.to_params(), command };
-                Box::new(manifest::write(described, &headline, host.progress())?)
+                let headline = || {
+                    let (quiet, table, _) = table(&board, host)?;
+                    Ok(Box::new(summary(&board, &Scorer::new(&quiet, &table))?) as Box<dyn Answer>)
+                };
+                manifest::answer(described, params, headline, host.progress())?
             }
             Operation::Match => {
                 let board = Board::from_params(params)?;

@@ -59,7 +59,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Manifest,
             about: "Dots and Boxes: of the board's quiet table",
-            fields: &GAME,
+            fields: &[ROWS, COLS, VARIANT, crate::manifest::CHECK],
             served: None,
         },
         Supported {

@@ -17,7 +17,7 @@ use super::{INFO, PawnRule, Position, ProbeValues, Reference, TicTacChec, census
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TimedSolve, Wanted, loaded, perfect_line};
 use crate::info::{GameInfo, Operation};
-use crate::manifest::{self, Described, Manifest};
+use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered, quote};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable, obtain, path_of};
@@ -66,7 +66,7 @@ impl Game for TicTacChecGame {
             }
             Operation::Audit => Box::new(audited(&game, host)?),
             Operation::Compact => Box::new(compact(&game, host)?),
-            Operation::Manifest => Box::new(manifest(&game, host)?),
+            Operation::Manifest => manifest(&game, params, host)?,
             Operation::Report => Box::new(report(&game, params, host)?),
             Operation::Match => {
                 let (levels, games, seed) = match_params(params)?;
@@ -127,16 +127,16 @@ fn missing(game: &TicTacChec) -> MissingJson {
 
 /// The manifest of the table `solve` writes (not of its compact copy,
 /// which `compact` makes from it and checks entry by entry).
-fn manifest(game: &TicTacChec, host: &dyn Host) -> anyhow::Result<Manifest> {
-    let (table, _) = table(game, host)?;
-    let summary = Summary::new(game.rule().id(), table.header().tally, table.probe(game.index(&Position::empty())));
+fn manifest(game: &TicTacChec, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
     let path = path_of(host.store(), game);
     let command = INFO.command_line(Operation::Solve, &game.to_params());
-    manifest::write(
-        Described { path: &path, key: &game.table_key(), board: game.to_params(), command },
-        &summary,
-        host.progress(),
-    )
+    let described = Described { path: &path, key: &game.table_key(), board: game.to_params(), command };
+    let headline = || {
+        let (table, _) = table(game, host)?;
+        let start = table.probe(game.index(&Position::empty()));
+        Ok(Box::new(Summary::new(game.rule().id(), table.header().tally, start)) as Box<dyn Answer>)
+    };
+    manifest::answer(described, params, headline, host.progress())
 }
 
 /// The table of `game`, solved if the host solves it now.

@@ -112,7 +112,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Manifest,
             about: "Tic-Tac-Chec: of the table solve writes",
-            fields: &GAME,
+            fields: &[PAWN, crate::manifest::CHECK],
             served: None,
         },
         Supported { operation: Operation::Report, about: "Tic-Tac-Chec", fields: &[PAWN, SECTIONS], served: None },
