@@ -143,3 +143,31 @@ fn every_3x3_puzzle_has_one_answer() {
     assert_eq!(ask("7"), drawn);
     assert_ne!(ask("8"), drawn);
 }
+
+#[test]
+fn the_full_sweep_is_written_on_request_for_other_programs_and_has_a_manifest() {
+    let solved = Solved::new();
+    let report = solved.run(&args("solve", "american", &["--sweep", "--json"])).json();
+    let path = std::path::PathBuf::from(report["sweep_table"].as_str().unwrap());
+    let bytes = std::fs::read(&path).unwrap();
+    // docs/table-format.md: a 296-byte header, then a signed margin a set
+    // of drawn lines; nothing drawn is index 0, worth the start's value.
+    assert_eq!(bytes[296] as i8, 2);
+    assert_eq!(bytes.len(), 296 + 4096 + 8);
+    let manifest = solved.run(&args("manifest", "american", &["--sweep", "--json"])).json();
+    assert_eq!(
+        (manifest["path"].as_str(), manifest["entries"].as_u64()),
+        (Some("dots-and-boxes-american-2x2.tbl"), Some(4096))
+    );
+    assert_eq!(solved.run(&args("manifest", "american", &["--sweep", "--check"])).code, 0);
+    let mut spoiled = bytes.clone();
+    spoiled[300] ^= 1;
+    std::fs::write(&path, spoiled).unwrap();
+    // A copy that differs is a disagreement, as in `verify`: exit code 1.
+    let checked = solved.run(&args("manifest", "american", &["--sweep", "--check"]));
+    assert_eq!(checked.code, 1);
+    assert!(checked.stdout.contains("dots-and-boxes-american-2x2.tbl differs (SHA-256)"), "{}", checked.stdout);
+    solved
+        .run(&["solve", "dots-and-boxes", "--rows", "4", "--cols", "4", "--sweep"])
+        .fails_with("the full sweep takes boards of at most 30 undrawn lines; this board has 40");
+}

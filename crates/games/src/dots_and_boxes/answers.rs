@@ -130,6 +130,9 @@ pub(super) struct Solved {
     /// Its size on disk, compressed.
     pub table_bytes: u64,
     pub cached: bool,
+    /// The full sweep's table, where `--sweep` asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_table: Option<String>,
 }
 
 impl Answer for Solved {
@@ -140,8 +143,9 @@ impl Answer for Solved {
             thousands(self.representatives),
             self.table_bytes as f64 / 1e6
         );
+        let sweep = self.sweep_table.as_ref().map(|path| format!("full sweep: {path}\n")).unwrap_or_default();
         format!(
-            "{}, {how} {}\n{}time: {:.2} s\n",
+            "{}, {how} {}\n{sweep}{}time: {:.2} s\n",
             describe(&self.summary.board),
             self.table,
             self.summary.body(&kept),

@@ -5,11 +5,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use solved_engine::Table;
+use solved_engine::table::Margin;
 
 use super::answers::{Probe, Solved, Summary};
+use super::game::SWEEP;
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
-use super::{Board, INFO, ProbeRequest, Scorer, probe_request, verify_against_sweep};
+use super::{Board, INFO, MAX_FREE_LINES, ProbeRequest, Scorer, probe_request, verify_against_sweep};
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
 use crate::info::{GameInfo, Operation};
@@ -35,7 +37,7 @@ impl Game for DotsAndBoxes {
 
     fn answer(&self, operation: Operation, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
         Ok(match operation {
-            Operation::Solve => Box::new(solve(&Board::from_params(params)?, host)?),
+            Operation::Solve => Box::new(solve(&Board::from_params(params)?, params.flag(SWEEP.name)?, host)?),
             Operation::Summary => {
                 let board = Board::from_params(params)?;
                 let (quiet, table, _) = table(&board, host)?;
@@ -45,10 +47,16 @@ impl Game for DotsAndBoxes {
             Operation::Verify => Box::new(verify(params, host)?),
             Operation::Manifest => {
                 let board = Board::from_params(params)?;
-                let quiet = QuietTable::new(&board);
-                let path = host.store().path::<QuietOutcomes>(&quiet.table_key());
                 let command = INFO.command_line(Operation::Solve, &board.to_params());
-                let described = Described { path: &path, key: &quiet.table_key(), board: board.to_params(), command };
+                let (path, key, command) = if params.flag(SWEEP.name)? {
+                    swept(&board)?;
+                    let path = host.store().path::<Margin>(&board.table_key());
+                    (path, board.table_key(), format!("{command} --sweep"))
+                } else {
+                    let key = QuietTable::new(&board).table_key();
+                    (host.store().path::<QuietOutcomes>(&key), key, command)
+                };
+                let described = Described { path: &path, key: &key, board: board.to_params(), command };
                 let headline = || {
                     let (quiet, table, _) = table(&board, host)?;
                     Ok(Box::new(summary(&board, &Scorer::new(&quiet, &table))?) as Box<dyn Answer>)
@@ -108,8 +116,26 @@ fn summary(board: &Board, scorer: &Scorer) -> anyhow::Result<Summary> {
     Ok(Summary::new(board, &scorer.summary()?, scorer.line_scores(&board.start())?))
 }
 
-fn solve(board: &Board, host: &dyn Host) -> anyhow::Result<Solved> {
+/// Refuses `--sweep` where the full sweep would not fit.
+fn swept(board: &Board) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        board.is_swept(),
+        "--sweep: the full sweep takes boards of at most {MAX_FREE_LINES} undrawn lines; this board has {}",
+        board.free_line_count()
+    );
+    Ok(())
+}
+
+fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> {
     let began = Instant::now();
+    let sweep_table = if sweep {
+        swept(board)?;
+        let command = format!("{} --sweep", INFO.command_line(Operation::Solve, &board.to_params()));
+        host.table(INFO.name, board, command)?;
+        Some(host.store().path::<Margin>(&board.table_key()).display().to_string())
+    } else {
+        None
+    };
     let (quiet, table, provenance) = table(board, host)?;
     let summary = summary(board, &Scorer::new(&quiet, &table))?;
     Ok(Solved {
@@ -119,6 +145,7 @@ fn solve(board: &Board, host: &dyn Host) -> anyhow::Result<Solved> {
         table: host.store().path::<QuietOutcomes>(&quiet.table_key()).display().to_string(),
         table_bytes: table.stored_len(),
         cached: provenance == Provenance::Cached,
+        sweep_table,
     })
 }
 

@@ -36,6 +36,14 @@ const EXHAUSTIVE: Field = Field::flag(
 )
 .command_line_only();
 
+/// Only for boards the sweep solves: the one layout a program of its own
+/// reads simply, where the quiet table needs its search over captures.
+pub(super) const SWEEP: Field = Field::flag(
+    "sweep",
+    "Also write the full sweep's table (boards of at most 30 undrawn lines): a byte for every set of drawn lines, read simply by other programs (docs/table-format.md)",
+)
+.command_line_only();
+
 /// The most bytes a diagram file may have: the largest board Wilson's
 /// letters name, drawn with three text rows between dot rows, with room
 /// for text around it.
@@ -49,7 +57,12 @@ pub const INFO: GameInfo = GameInfo {
     pitch: "Draw lines, close boxes, and learn when to give boxes away. Every board up to 30 lines is solved, and Wilson's famous 3×5 and 4×4 boards once built: every line shows the final score it leads to.",
     fields: &GAME,
     operations: &[
-        Supported { operation: Operation::Solve, about: "Dots and Boxes", fields: &GAME, served: None },
+        Supported {
+            operation: Operation::Solve,
+            about: "Dots and Boxes",
+            fields: &[ROWS, COLS, VARIANT, SWEEP],
+            served: None,
+        },
         Supported {
             operation: Operation::Summary,
             about: "Dots and Boxes: the value of the start and of every first line",
@@ -58,8 +71,8 @@ pub const INFO: GameInfo = GameInfo {
         },
         Supported {
             operation: Operation::Manifest,
-            about: "Dots and Boxes: of the board's quiet table",
-            fields: &[ROWS, COLS, VARIANT, crate::manifest::CHECK],
+            about: "Dots and Boxes: of the board's quiet table, or of its full sweep's",
+            fields: &[ROWS, COLS, VARIANT, SWEEP, crate::manifest::CHECK],
             served: None,
         },
         Supported {
