@@ -109,7 +109,7 @@ pub const CHECK: Field = Field::flag("check", "Check the table against the manif
 ///
 /// # Errors
 ///
-/// As for [`write`] and [`check`].
+/// As for [`write()`] and [`check`].
 pub fn answer(
     described: Described<'_>,
     params: &Params,
