@@ -74,16 +74,13 @@ def expected(game, probe):
     return {"value": probe["value"], "distance": probe["distance"]}
 
 
-def position_of(game, probe):
-    """What names the probed position to the reader and to the next probe."""
+def child(game, position, move):
+    """What names a move's child to the reader and to the next probe. A
+    Dots and Boxes position is the moves played in order (the order decides
+    the score so far and who is to move), never the probe's `drawn`, which
+    is sorted and holds the variant's lines drawn before play."""
     if game == "dots-and-boxes":
-        return ",".join(probe["drawn"])
-    return probe["position"]
-
-
-def child(game, probe, move):
-    if game == "dots-and-boxes":
-        return ",".join(probe["drawn"] + [move["move"]])
+        return f"{position},{move['move']}" if position else move["move"]
     return move["position"]
 
 
@@ -130,7 +127,7 @@ def walk_and_compare(server, reader, game, params, wanted, rng):
     while len(seen) < wanted and steps < 20 * wanted:
         steps += 1
         probe = server.probe(game, params, position)
-        name = position_of(game, probe)
+        name = position if game == "dots-and-boxes" else probe["position"]
         if name not in seen:
             seen.add(name)
             met.append(name)
@@ -142,7 +139,7 @@ def walk_and_compare(server, reader, game, params, wanted, rng):
         if not moves or probe.get("over") or rng.random() < 0.03:
             position = ""
         else:
-            position = child(game, probe, rng.choice(moves))
+            position = child(game, position, rng.choice(moves))
     if len(seen) < wanted:
         disagreements.append(("(walks)", f"{wanted} positions", f"only {len(seen)} met"))
     return met, disagreements
