@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::search::SearchedStart;
 use super::wilson::Loony;
 use super::{Board, Line, LineScore, Player, Position};
 use crate::front::Answer;
@@ -114,6 +115,87 @@ impl Summary {
 impl Answer for Summary {
     fn text(&self) -> String {
         format!("{}\n{}", describe(&self.board), self.body(""))
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct SearchedMoveJson {
+    #[serde(rename = "move")]
+    m: String,
+    score: i32,
+}
+
+/// The start and every first line by search (`solve --search`): no table.
+#[derive(Debug, Serialize)]
+pub(super) struct Searched {
+    game: &'static str,
+    rows: u8,
+    cols: u8,
+    variant: &'static str,
+    lines: u32,
+    method: &'static str,
+    value: i32,
+    first_moves: Vec<SearchedMoveJson>,
+    best_first_moves: Vec<String>,
+    /// Positions visited, over all threads.
+    nodes: u64,
+    seconds: f64,
+    threads: usize,
+    #[serde(skip)]
+    board: Board,
+    #[serde(skip)]
+    start_scores: Vec<LineScore>,
+}
+
+impl Searched {
+    pub(super) fn new(board: &Board, start: &SearchedStart, seconds: f64, threads: usize) -> Searched {
+        let best = |score: i32| score == start.value;
+        Searched {
+            game: super::INFO.id,
+            rows: board.rows(),
+            cols: board.cols(),
+            variant: board.variant().id(),
+            lines: board.free_line_count(),
+            method: "search",
+            value: start.value,
+            first_moves: start
+                .first_moves
+                .iter()
+                .map(|m| SearchedMoveJson { m: m.line.to_string(), score: m.score })
+                .collect(),
+            best_first_moves: start.first_moves.iter().filter(|m| best(m.score)).map(|m| m.line.to_string()).collect(),
+            nodes: start.nodes,
+            seconds,
+            threads,
+            board: board.clone(),
+            start_scores: start
+                .first_moves
+                .iter()
+                .map(|m| LineScore { line: m.line, score: m.score, best: best(m.score), takes: 0, loony: None })
+                .collect(),
+        }
+    }
+}
+
+impl Answer for Searched {
+    fn text(&self) -> String {
+        let mut text = format!(
+            "{}, by alpha-beta search (no table)
+",
+            describe(&self.board)
+        );
+        let _ = writeln!(text, "{} undrawn lines; with best play from the start: {}", self.lines, outcome(self.value));
+        text.push_str(&self.board.diagram(&self.board.start(), &self.start_scores));
+        let _ =
+            writeln!(text, "best first lines ({}): {}", self.best_first_moves.len(), self.best_first_moves.join(", "));
+        let _ = writeln!(
+            text,
+            "{} positions searched in {:.2} s on {} threads",
+            thousands(self.nodes),
+            self.seconds,
+            self.threads
+        );
+        text
     }
 }
 

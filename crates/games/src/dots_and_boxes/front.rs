@@ -7,10 +7,11 @@ use std::time::Instant;
 use solved_engine::Table;
 use solved_engine::table::Margin;
 
-use super::answers::{Probe, Solved, Summary};
-use super::game::SWEEP;
+use super::answers::{Probe, Searched, Solved, Summary};
+use super::game::{SEARCH, SWEEP};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
+use super::search::Search;
 use super::{Board, INFO, MAX_FREE_LINES, ProbeRequest, Scorer, probe_request, verify_against_sweep};
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
@@ -19,6 +20,9 @@ use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
+
+/// The most memory the search's table of bounds takes: 16 bytes a slot.
+const SEARCH_TABLE_BYTES: usize = 2 << 30;
 
 /// Dots and Boxes in the registry.
 pub const GAME: &dyn Game = &DotsAndBoxes;
@@ -37,7 +41,20 @@ impl Game for DotsAndBoxes {
 
     fn answer(&self, operation: Operation, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
         Ok(match operation {
-            Operation::Solve => Box::new(solve(&Board::from_params(params)?, params.flag(SWEEP.name)?, host)?),
+            Operation::Solve => {
+                let board = Board::for_search_from_params(params)?;
+                let tabled = Board::new(board.rows(), board.cols(), board.variant()).is_ok();
+                if params.flag(SEARCH.name)? || !tabled {
+                    if params.flag(SWEEP.name)? {
+                        return Err(
+                            ParamError::Combination("--sweep tables every position; --search tables none").into()
+                        );
+                    }
+                    Box::new(search(&board, host)?)
+                } else {
+                    Box::new(solve(&board, params.flag(SWEEP.name)?, host)?)
+                }
+            }
             Operation::Summary => {
                 let board = Board::from_params(params)?;
                 let (quiet, table, _) = table(&board, host)?;
@@ -147,6 +164,24 @@ fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> 
         cached: provenance == Provenance::Cached,
         sweep_table,
     })
+}
+
+/// The start and every first line by search, with a table of bounds as
+/// large as the board can use, up to [`SEARCH_TABLE_BYTES`].
+fn search(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
+    let began = Instant::now();
+    let table_bytes = (16usize << board.free_line_count().min(40)).min(SEARCH_TABLE_BYTES);
+    host.progress().note(&format!(
+        "searching the {} first lines of {}x{} {} with a {} MB table of bounds: the time is not known in advance (docs/performance.md has the boards measured)",
+        board.free_line_count(),
+        board.rows(),
+        board.cols(),
+        board.variant().id(),
+        table_bytes >> 20
+    ));
+    let search = Search::new(board, table_bytes);
+    let start = search.start(host.progress())?;
+    Ok(Searched::new(board, &start, began.elapsed().as_secs_f64(), rayon::current_num_threads()))
 }
 
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {

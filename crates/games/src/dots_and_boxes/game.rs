@@ -44,6 +44,15 @@ pub(super) const SWEEP: Field = Field::flag(
 )
 .command_line_only();
 
+/// Any board of at most 64 undrawn lines, by alpha-beta search: the start
+/// and every first line, without a table. Boards too large to table are
+/// searched without it.
+pub(super) const SEARCH: Field = Field::flag(
+    "search",
+    "Find the value of the start and of every first line by alpha-beta search instead of tabling every position (any board of at most 64 undrawn lines; boards too large to table are searched anyway)",
+)
+.command_line_only();
+
 /// The most bytes a diagram file may have: the largest board Wilson's
 /// letters name, drawn with three text rows between dot rows, with room
 /// for text around it.
@@ -60,7 +69,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Solve,
             about: "Dots and Boxes",
-            fields: &[ROWS, COLS, VARIANT, SWEEP],
+            fields: &[ROWS, COLS, VARIANT, SWEEP, SEARCH],
             served: None,
         },
         Supported {
@@ -132,6 +141,20 @@ impl Board {
         let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
         let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
         Board::new(rows, cols, variant).map_err(ParamError::game)
+    }
+
+    /// The board `params` name for the search alone, which takes boards
+    /// too large to table.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError`] for a missing or unreadable size or variant, or a
+    /// board of more than 64 undrawn lines.
+    pub fn for_search_from_params(params: &Params) -> Result<Board, ParamError> {
+        let rows = params.required(ROWS.name, params.number::<u8>(ROWS.name)?)?;
+        let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
+        let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
+        Board::for_search(rows, cols, variant).map_err(ParamError::game)
     }
 
     /// The parameters that name this board.

@@ -20,6 +20,7 @@ mod play;
 mod player;
 pub mod quiet;
 mod scores;
+pub mod search;
 mod solve;
 pub mod wilson;
 
@@ -205,6 +206,18 @@ pub enum BoardError {
         /// Why the quiet solver cannot take it either.
         why: String,
     },
+    /// More undrawn lines than a position of the search holds.
+    #[error("a {rows}x{cols} {variant} board has {lines} undrawn lines: the search takes at most 64")]
+    TooManyToSearch {
+        /// Boxes down.
+        rows: u8,
+        /// Boxes across.
+        cols: u8,
+        /// The variant's id.
+        variant: &'static str,
+        /// Undrawn lines.
+        lines: u32,
+    },
 }
 
 /// A board: its size in boxes and its variant.
@@ -279,24 +292,7 @@ impl Board {
     /// [`BoardError::TooManyLines`] for a board of more than 30 undrawn
     /// lines whose quiet positions are too many to solve.
     pub fn new(rows: u8, cols: u8, variant: Variant) -> Result<Board, BoardError> {
-        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
-            return Err(BoardError::Size { rows, cols });
-        }
-        let (height, width) = (2 * rows + 1, 2 * cols + 1);
-        let predrawn = |line: Line| match variant {
-            Variant::American => false,
-            Variant::Swedish => line.row == 0 || line.row == height - 1 || line.col == 0 || line.col == width - 1,
-            Variant::Icelandic => line.row == height - 1 || line.col == 0,
-        };
-        let free: Vec<Line> = (0..height)
-            .flat_map(|row| (0..width).filter_map(move |col| Line::new(row, col)))
-            .filter(|&line| !predrawn(line))
-            .collect();
-        let mut bit_at = vec![None; usize::from(height) * usize::from(width)];
-        for (bit, line) in free.iter().enumerate() {
-            bit_at[usize::from(line.row) * usize::from(width) + usize::from(line.col)] = Some(bit as u8);
-        }
-        let board = Board { rows, cols, variant, free, bit_at };
+        let board = Board::laid_out(rows, cols, variant)?;
         let lines = board.free_line_count();
         if lines > MAX_FREE_LINES {
             let too_large = |why: String| BoardError::TooManyLines { rows, cols, variant: variant.id(), lines, why };
@@ -312,6 +308,44 @@ impl Board {
             }
         }
         Ok(board)
+    }
+
+    /// The `rows`×`cols` board of `variant` for the search alone, which
+    /// takes boards too large to table (4×5 American).
+    ///
+    /// # Errors
+    ///
+    /// [`BoardError::Size`] for a side outside 1 to 12, and
+    /// [`BoardError::TooManyToSearch`] for more than 64 undrawn lines.
+    pub fn for_search(rows: u8, cols: u8, variant: Variant) -> Result<Board, BoardError> {
+        let board = Board::laid_out(rows, cols, variant)?;
+        let lines = board.free_line_count();
+        if lines > search::MAX_SEARCH_LINES {
+            return Err(BoardError::TooManyToSearch { rows, cols, variant: variant.id(), lines });
+        }
+        Ok(board)
+    }
+
+    fn laid_out(rows: u8, cols: u8, variant: Variant) -> Result<Board, BoardError> {
+        if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
+            return Err(BoardError::Size { rows, cols });
+        }
+        let (height, width) = (2 * rows + 1, 2 * cols + 1);
+        let predrawn = |line: Line| match variant {
+            Variant::American => false,
+            Variant::Swedish => line.row == 0 || line.row == height - 1 || line.col == 0 || line.col == width - 1,
+            Variant::Icelandic => line.row == height - 1 || line.col == 0,
+        };
+        let free: Vec<Line> = (0..height)
+            .flat_map(|row| (0..width).filter_map(move |col| Line::new(row, col)))
+            .filter(|&line| !predrawn(line))
+            .collect();
+        let mut bit_at = vec![None; usize::from(height) * usize::from(width)];
+        for (bit, line) in free.iter().enumerate() {
+            // Past 255 lines (boards refused anyway), no bit is kept.
+            bit_at[usize::from(line.row) * usize::from(width) + usize::from(line.col)] = u8::try_from(bit).ok();
+        }
+        Ok(Board { rows, cols, variant, free, bit_at })
     }
 
     /// Boxes down.

@@ -1,0 +1,56 @@
+//! The transposition table: bounds on the value of a set of drawn lines,
+//! shared by every thread without locks.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What is known of a position's value (the mover's margin on the boxes
+/// still open): it lies in `lower..=upper`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(super) struct Bounds {
+    pub lower: i8,
+    pub upper: i8,
+}
+
+/// A fixed number of slots, each the last entry stored there. A slot is
+/// two words, the key XOR the data and the data, so that a slot torn by two
+/// threads writing at once reads as empty rather than as a wrong entry.
+#[derive(Debug)]
+pub(super) struct TranspositionTable {
+    slots: Vec<[AtomicU64; 2]>,
+}
+
+/// An empty slot reads as the key of every line drawn, which is never
+/// looked up: the search ends there.
+const EMPTY: u64 = u64::MAX;
+
+impl TranspositionTable {
+    /// A table of `bytes` (rounded down to a power of two slots, at least one).
+    pub(super) fn with_bytes(bytes: usize) -> TranspositionTable {
+        let slots = (bytes / 16).max(1);
+        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
+        TranspositionTable { slots: (0..slots).map(|_| [AtomicU64::new(EMPTY), AtomicU64::new(0)]).collect() }
+    }
+
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        // Fibonacci hashing spreads the bits of line sets, which differ
+        // mostly in their low lines.
+        let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.slots[(hash >> 32) as usize & (self.slots.len() - 1)]
+    }
+
+    /// The bounds stored for `key`, if its slot still holds them.
+    pub(super) fn get(&self, key: u64) -> Option<Bounds> {
+        let [check, data] = self.slot(key);
+        let data = data.load(Ordering::Relaxed);
+        (check.load(Ordering::Relaxed) ^ data == key)
+            .then_some(Bounds { lower: data as u8 as i8, upper: (data >> 8) as u8 as i8 })
+    }
+
+    /// Stores `bounds` for `key`, in place of whatever the slot held.
+    pub(super) fn put(&self, key: u64, bounds: Bounds) {
+        let [check, data] = self.slot(key);
+        let word = u64::from(bounds.lower as u8) | u64::from(bounds.upper as u8) << 8 | 1 << 16;
+        data.store(word, Ordering::Relaxed);
+        check.store(key ^ word, Ordering::Relaxed);
+    }
+}
