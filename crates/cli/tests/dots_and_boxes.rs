@@ -37,6 +37,27 @@ fn solve_3x3_scores_every_first_line_minus_three() {
     assert!(report["first_moves"].as_array().unwrap().iter().all(|m| m["score"] == -3));
 }
 
+/// The search (`solve --search`) gives what the table gives, for the start
+/// and every first line, on a board with captures declined in best play.
+#[test]
+fn the_search_scores_every_first_line_as_the_table_does() {
+    let solved = Solved::new();
+    for variant in ["american", "icelandic"] {
+        let board = ["dots-and-boxes", "--rows", "2", "--cols", "3", "--variant", variant, "--json"];
+        let tabled = solved.run(&[&["solve"], &board[..]].concat()).json();
+        let searched = solved.run(&[&["solve"], &board[..], &["--search"]].concat()).json();
+        assert_eq!(searched["method"], "search");
+        assert_eq!(searched["value"], tabled["value"], "{variant}");
+        let scores = |report: &serde_json::Value| -> Vec<(String, i64)> {
+            let moves = report["first_moves"].as_array().unwrap();
+            moves.iter().map(|m| (m["move"].as_str().unwrap().to_string(), m["score"].as_i64().unwrap())).collect()
+        };
+        assert_eq!(scores(&searched), scores(&tabled), "{variant}");
+        assert_eq!(searched["best_first_moves"], tabled["best_first_moves"], "{variant}");
+        assert!(searched["nodes"].as_u64().unwrap() > 0);
+    }
+}
+
 #[test]
 fn probe_scores_each_line_of_a_move_list_and_of_a_diagram() {
     let solved = Solved::new();
@@ -92,6 +113,12 @@ fn bad_boards_moves_and_diagrams_are_refused() {
     solved
         .run(&["solve", "dots-and-boxes", "--rows", "5", "--cols", "5"])
         .fails_with("a 5x5 american board has 60 undrawn lines");
+    solved
+        .run(&["solve", "dots-and-boxes", "--rows", "2", "--cols", "2", "--search", "--sweep"])
+        .fails_with("--sweep tables every position, the search none");
+    solved
+        .run(&["solve", "dots-and-boxes", "--rows", "6", "--cols", "6", "--search"])
+        .fails_with("84 undrawn lines: the search takes at most 64");
     solved
         .run(&["solve", "dots-and-boxes", "--rows", "2", "--cols", "2", "--variant", "danish"])
         .fails_with("unknown variant");

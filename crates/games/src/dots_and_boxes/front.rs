@@ -24,6 +24,10 @@ use crate::tables::{Provenance, Solvable};
 /// The most memory the search's table of bounds takes: 16 bytes a slot.
 const SEARCH_TABLE_BYTES: usize = 2 << 30;
 
+/// The most lines of a board too large to table that `solve` searches
+/// without being asked: 4×5 American's, the largest board ever solved.
+const UNASKED_SEARCH_LINES: u32 = 49;
+
 /// Dots and Boxes in the registry.
 pub const GAME: &dyn Game = &DotsAndBoxes;
 
@@ -43,16 +47,18 @@ impl Game for DotsAndBoxes {
         Ok(match operation {
             Operation::Solve => {
                 let board = Board::for_search_from_params(params)?;
-                let tabled = Board::new(board.rows(), board.cols(), board.variant()).is_ok();
-                if params.flag(SEARCH.name)? || !tabled {
-                    if params.flag(SWEEP.name)? {
-                        return Err(
-                            ParamError::Combination("--sweep tables every position; --search tables none").into()
-                        );
+                let search = params.flag(SEARCH.name)?;
+                match Board::new(board.rows(), board.cols(), board.variant()) {
+                    Ok(_) if !search => Box::new(solve(&board, params.flag(SWEEP.name)?, host)?),
+                    Err(too_large) if !search && board.free_line_count() > UNASKED_SEARCH_LINES => {
+                        anyhow::bail!(
+                            "{too_large}; a search of more than {UNASKED_SEARCH_LINES} lines (4x5 American) would take far longer than 4x5's: --search starts one anyway"
+                        )
                     }
-                    Box::new(search(&board, host)?)
-                } else {
-                    Box::new(solve(&board, params.flag(SWEEP.name)?, host)?)
+                    _ if params.flag(SWEEP.name)? => {
+                        return Err(ParamError::Combination("--sweep tables every position, the search none").into());
+                    }
+                    _ => Box::new(search_start(&board, host)?),
                 }
             }
             Operation::Summary => {
@@ -168,7 +174,7 @@ fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> 
 
 /// The start and every first line by search, with a table of bounds as
 /// large as the board can use, up to [`SEARCH_TABLE_BYTES`].
-fn search(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
+fn search_start(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
     let began = Instant::now();
     let table_bytes = (16usize << board.free_line_count().min(40)).min(SEARCH_TABLE_BYTES);
     host.progress().note(&format!(
