@@ -158,9 +158,23 @@ impl Search {
     pub fn margin(&self, drawn: u64, progress: &dyn Progress) -> Result<i32, Interrupted> {
         let mut walk = Walk { nodes: 0, progress, stopped: false };
         let left = self.open_boxes(drawn);
-        let margin = self.value(drawn, -left, left, &mut walk);
+        // MTD(f): tests of "at least beta?" with a null window, each
+        // cheaper than one search of the whole window, close in on the
+        // value from a guess of a close game. A margin has the parity of
+        // the boxes left.
+        let (mut lower, mut upper) = (-left, left);
+        let mut guess = left % 2;
+        while lower < upper && !walk.stopped {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            guess = self.value(drawn, beta - 1, beta, &mut walk);
+            if guess < beta {
+                upper = guess;
+            } else {
+                lower = guess;
+            }
+        }
         self.nodes.fetch_add(walk.nodes, Ordering::Relaxed);
-        if walk.stopped { Err(Interrupted) } else { Ok(margin) }
+        if walk.stopped { Err(Interrupted) } else { Ok(lower) }
     }
 
     /// The start and every first line, the distinct first lines (up to the
