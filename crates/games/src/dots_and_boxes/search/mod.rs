@@ -186,7 +186,7 @@ impl Search {
     pub fn start(&self, progress: &dyn Progress) -> Result<SearchedStart, Interrupted> {
         let before = self.nodes();
         let firsts: Vec<u32> = (0..self.board.free_lines().len() as u32).collect();
-        let mut classes: Vec<u64> = firsts.iter().map(|&bit| self.symmetries.canonical(1 << bit)).collect();
+        let mut classes: Vec<u64> = firsts.iter().map(|&bit| self.symmetries.canonical(1 << bit).0).collect();
         classes.sort_unstable();
         classes.dedup();
         progress.start("first lines searched", classes.len() as u64);
@@ -201,7 +201,7 @@ impl Search {
         let first_moves: Vec<SearchedMove> = firsts
             .iter()
             .map(|&bit| {
-                let class = self.symmetries.canonical(1 << bit);
+                let class = self.symmetries.canonical(1 << bit).0;
                 let child = margins.iter().find(|(c, _)| *c == class).map_or(0, |&(_, m)| m);
                 let taken = self.completed(0, 1 << bit);
                 let score = if taken > 0 { taken + child } else { -child };
@@ -279,6 +279,8 @@ impl Search {
         }
         match self.captures(drawn) {
             Captures::Take(line, boxes) => return boxes + self.value(drawn | line, alpha - boxes, beta - boxes, walk),
+            // Few lines to try, and positions met once: not worth a
+            // probe of the table, which misses the cache.
             Captures::TakeOrDecline(candidates) => {
                 let mut best = i32::MIN;
                 let mut lines = candidates;
@@ -294,12 +296,14 @@ impl Search {
             }
             Captures::None => {}
         }
-        let key = self.symmetries.canonical(drawn);
+        let (key, symmetry) = self.symmetries.canonical(drawn);
         let left = self.open_boxes(drawn);
         let (mut lower, mut upper) = (-left, left);
+        let mut first = None;
         if let Some(known) = self.table.get(key) {
             lower = lower.max(i32::from(known.lower));
             upper = upper.min(i32::from(known.upper));
+            first = known.best.map(|line| self.symmetries.undo(symmetry, line));
         }
         if lower >= beta || lower == upper {
             return lower;
@@ -308,31 +312,39 @@ impl Search {
             return upper;
         }
         let (alpha, beta) = (alpha.max(lower), beta.min(upper));
-        let mut best = i32::MIN;
-        // Lines that hand the opponent no box first: most best lines are.
+        let first = first.filter(|&line| open >> line & 1 == 1);
+        // The line best here before, then lines that hand the opponent no
+        // box (most best lines do), from the centre out.
         let gives = |line: u32| {
             self.boxes_of[line as usize]
                 .iter()
                 .any(|&b| b != NO_BOX && (self.boxes[usize::from(b)] & !drawn).count_ones() == 2)
         };
-        let safe = self.order.iter().filter(|&&line| open >> line & 1 == 1 && !gives(line));
-        let unsafe_ = self.order.iter().filter(|&&line| open >> line & 1 == 1 && gives(line));
-        for &line in safe.chain(unsafe_) {
+        let rest = |safe: bool| {
+            self.order
+                .iter()
+                .copied()
+                .filter(move |&line| open >> line & 1 == 1 && Some(line) != first && gives(line) != safe)
+        };
+        let (mut best, mut best_line) = (i32::MIN, None);
+        for line in first.into_iter().chain(rest(true)).chain(rest(false)) {
             let margin = self.after(drawn, 1 << line, alpha.max(best), beta, walk);
             if margin > best {
-                best = margin;
+                (best, best_line) = (margin, Some(line));
                 if best >= beta {
                     break;
                 }
             }
         }
         let bounds = if best <= alpha {
-            Bounds { lower: lower as i8, upper: best as i8 }
+            (lower, best)
         } else if best >= beta {
-            Bounds { lower: best as i8, upper: upper as i8 }
+            (best, upper)
         } else {
-            Bounds { lower: best as i8, upper: best as i8 }
+            (best, best)
         };
+        let line = best_line.map(|line| self.symmetries.apply(symmetry, line));
+        let bounds = Bounds { lower: bounds.0 as i8, upper: bounds.1 as i8, best: line };
         if !walk.stopped {
             self.table.put(key, bounds);
         }

@@ -16,6 +16,8 @@ type Transform = fn(u8, u8, u8, u8) -> (u8, u8);
 #[derive(Debug)]
 pub(super) struct Symmetries {
     permutations: Vec<BitPermutation>,
+    /// Each permutation's inverse.
+    inverses: Vec<BitPermutation>,
 }
 
 impl Symmetries {
@@ -35,7 +37,7 @@ impl Symmetries {
             |r, c, h, _| (c, h - r),
         ];
         let square = height == width;
-        let permutations = transforms
+        let images: Vec<Vec<u32>> = transforms
             .iter()
             .take(if square { 8 } else { 4 })
             .filter_map(|transform| {
@@ -47,14 +49,35 @@ impl Symmetries {
                         board.bit(Line::new(row, col)?)
                     })
                     .collect();
-                Some(BitPermutation::new(&image?))
+                image
             })
             .collect();
-        Symmetries { permutations }
+        let inverse = |image: &Vec<u32>| {
+            let mut inverse = vec![0; image.len()];
+            for (line, &to) in image.iter().enumerate() {
+                inverse[to as usize] = line as u32;
+            }
+            BitPermutation::new(&inverse)
+        };
+        Symmetries {
+            permutations: images.iter().map(|image| BitPermutation::new(image)).collect(),
+            inverses: images.iter().map(inverse).collect(),
+        }
     }
 
-    /// The least image of `drawn`: the same for every position of its class.
-    pub(super) fn canonical(&self, drawn: u64) -> u64 {
-        self.permutations.iter().map(|p| p.apply(drawn)).min().unwrap_or(drawn)
+    /// The least image of `drawn`, the same for every position of its
+    /// class, and the symmetry that gives it.
+    pub(super) fn canonical(&self, drawn: u64) -> (u64, usize) {
+        self.permutations.iter().enumerate().map(|(which, p)| (p.apply(drawn), which)).min().unwrap_or((drawn, 0))
+    }
+
+    /// The image of `line` under symmetry `which`.
+    pub(super) fn apply(&self, which: usize, line: u32) -> u32 {
+        self.permutations[which].apply(1 << line).trailing_zeros()
+    }
+
+    /// The line whose image under symmetry `which` is `line`.
+    pub(super) fn undo(&self, which: usize, line: u32) -> u32 {
+        self.inverses[which].apply(1 << line).trailing_zeros()
     }
 }

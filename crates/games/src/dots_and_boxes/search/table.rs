@@ -4,11 +4,13 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What is known of a position's value (the mover's margin on the boxes
-/// still open): it lies in `lower..=upper`.
+/// still open): it lies in `lower..=upper`; and the line that gave the
+/// bound, to try first next time.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub(super) struct Bounds {
     pub lower: i8,
     pub upper: i8,
+    pub best: Option<u32>,
 }
 
 /// A fixed number of slots, each the last entry stored there. A slot is
@@ -42,14 +44,18 @@ impl TranspositionTable {
     pub(super) fn get(&self, key: u64) -> Option<Bounds> {
         let [check, data] = self.slot(key);
         let data = data.load(Ordering::Relaxed);
-        (check.load(Ordering::Relaxed) ^ data == key)
-            .then_some(Bounds { lower: data as u8 as i8, upper: (data >> 8) as u8 as i8 })
+        (check.load(Ordering::Relaxed) ^ data == key).then_some(Bounds {
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 24 & 0x7f).checked_sub(1).map(|line| line as u32),
+        })
     }
 
     /// Stores `bounds` for `key`, in place of whatever the slot held.
     pub(super) fn put(&self, key: u64, bounds: Bounds) {
         let [check, data] = self.slot(key);
-        let word = u64::from(bounds.lower as u8) | u64::from(bounds.upper as u8) << 8 | 1 << 16;
+        let best = bounds.best.map_or(0, |line| u64::from(line) + 1);
+        let word = u64::from(bounds.lower as u8) | u64::from(bounds.upper as u8) << 8 | 1 << 16 | best << 24;
         data.store(word, Ordering::Relaxed);
         check.store(key ^ word, Ordering::Relaxed);
     }
