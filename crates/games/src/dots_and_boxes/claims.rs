@@ -3,6 +3,7 @@
 use solved_engine::{Progress, Table, TableError};
 
 use super::quiet::{QuietOutcomes, QuietTable, agrees_with_sweep};
+use super::search::search_agrees_with_sweep;
 use super::wilson::{Diagram, Loony};
 use super::{Board, Scorer, Variant};
 use crate::claims::{ClaimCheck, Verdict};
@@ -254,6 +255,24 @@ pub fn verify_against_sweep(progress: &dyn Progress) -> Result<Vec<ClaimCheck>, 
             },
             Verdict::of(wrong.is_none()),
         ));
+        let wrong = search_agrees_with_sweep(&board, SEARCH_SAMPLES, i as u64, progress)?;
+        checks.push(ClaimCheck::new(
+            &format!("s{}-search", i + 1),
+            &format!(
+                "{rows}x{cols} {}: the search gives the sweep's margin at the start, after every first line and at {SEARCH_SAMPLES} random positions",
+                variant.id()
+            ),
+            "the full sweep of this tool",
+            format!("{} positions", SEARCH_SAMPLES as u32 + 1 + board.free_line_count()),
+            match wrong {
+                None => "all agree".to_string(),
+                Some(drawn) => format!("position {drawn:#x} (free lines drawn) differs"),
+            },
+            Verdict::of(wrong.is_none()),
+        ));
     }
     Ok(checks)
 }
+
+/// Random positions of each swept board the search is checked at.
+const SEARCH_SAMPLES: usize = 10_000;

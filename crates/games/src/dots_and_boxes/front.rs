@@ -178,7 +178,7 @@ fn search_start(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
     let began = Instant::now();
     let table_bytes = (16usize << board.free_line_count().min(40)).min(SEARCH_TABLE_BYTES);
     host.progress().note(&format!(
-        "searching the {} first lines of {}x{} {} with a {} MB table of bounds: the time is not known in advance (docs/performance.md has the boards measured)",
+        "searching the {} first lines of {}x{} {} with a {} MB table of bounds: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
         board.free_line_count(),
         board.rows(),
         board.cols(),

@@ -23,6 +23,8 @@
 //! sweep on every position of the small boards and on thousands of random
 //! positions of larger ones.
 
+mod check;
+mod endgame;
 mod symmetry;
 mod table;
 #[cfg(test)]
@@ -33,6 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use solved_engine::{Interrupted, Progress};
 
+pub use self::check::search_agrees_with_sweep;
 use self::symmetry::Symmetries;
 use self::table::{Bounds, TranspositionTable};
 use super::{Board, Line};
@@ -295,6 +298,9 @@ impl Search {
                 return best;
             }
             Captures::None => {}
+        }
+        if let Some(margin) = self.endgame(drawn) {
+            return margin;
         }
         let (key, symmetry) = self.symmetries.canonical(drawn);
         let left = self.open_boxes(drawn);

@@ -90,3 +90,25 @@ fn the_search_agrees_with_the_sweep_on_random_positions_and_first_lines_of_large
         assert!(start.nodes > 0);
     }
 }
+
+/// The loony endgame's recursion, alone, on every position of three boards
+/// of 24 lines that it values.
+#[test]
+fn every_loony_endgame_of_three_boards_is_valued_as_the_sweep_values_it() {
+    for (rows, cols, variant) in [(3, 3, Variant::American), (3, 4, Variant::Icelandic), (4, 4, Variant::Swedish)] {
+        let board = Board::new(rows, cols, variant).unwrap();
+        let margins = swept(&board);
+        let search = Search::new(&board, 1 << 12);
+        let (mut valued, mut wrong) = (0u64, Vec::new());
+        for drawn in 0..margins.len() {
+            if let Some(margin) = search.endgame(drawn) {
+                valued += 1;
+                if margin != i32::from(margins.get(drawn)) && wrong.len() < 5 {
+                    wrong.push(format!("{}: {drawn:#x}: {margin}, sweep {}", board_name(&board), margins.get(drawn)));
+                }
+            }
+        }
+        assert_eq!(wrong, Vec::<String>::new());
+        assert!(valued > 100, "{}: only {valued} endgames", board_name(&board));
+    }
+}

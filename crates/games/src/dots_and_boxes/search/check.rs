@@ -1,0 +1,55 @@
+//! The search checked against the full sweep on a board the sweep solves:
+//! the start, every first line, and positions drawn at random.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use solved_engine::{Progress, sweep};
+
+use super::Search;
+use crate::dots_and_boxes::Board;
+use crate::tables::ObtainError;
+
+/// The table of bounds for a check: boards the sweep solves have at most
+/// 2^30 positions, and most are met again and again.
+const CHECK_TABLE_BYTES: usize = 256 << 20;
+
+/// Sweeps `board` and searches the start, the position after every first
+/// line and `samples` random sets of drawn lines (of every size alike):
+/// `None` if the search gives the sweep's margin at each, else the first
+/// position (the board's free lines drawn) where it does not.
+///
+/// # Errors
+///
+/// [`ObtainError`] if `progress` asks to stop.
+///
+/// # Panics
+///
+/// Panics if the board has more lines than the sweep solves.
+pub fn search_agrees_with_sweep(
+    board: &Board,
+    samples: usize,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<Option<u64>, ObtainError> {
+    let margins = sweep::solve(board.free_line_count(), &board.groups(), progress)?;
+    let search = Search::new(board, CHECK_TABLE_BYTES);
+    let lines = board.free_line_count();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let random = (0..samples).map(|_| {
+        let drawn = rng.random_range(0..lines + 1);
+        let mut mask = 0u64;
+        while mask.count_ones() < drawn {
+            mask |= 1 << rng.random_range(0..lines);
+        }
+        mask
+    });
+    let positions: Vec<u64> = std::iter::once(0).chain((0..lines).map(|bit| 1 << bit)).chain(random).collect();
+    progress.start("searching", positions.len() as u64);
+    for drawn in positions {
+        if search.margin(drawn, progress)? != i32::from(margins.get(drawn)) {
+            return Ok(Some(drawn));
+        }
+        progress.advance(1);
+    }
+    Ok(None)
+}
