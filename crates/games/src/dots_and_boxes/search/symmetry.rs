@@ -18,6 +18,11 @@ pub(super) struct Symmetries {
     permutations: Vec<BitPermutation>,
     /// Each permutation's inverse.
     inverses: Vec<BitPermutation>,
+    /// For each box with two or more sides that are sides of no other box
+    /// (a corner's two outer lines, say), those sides: which of them are
+    /// drawn does not matter, only how many (Barker and Korf's corner
+    /// symmetry).
+    private: Vec<u64>,
 }
 
 impl Symmetries {
@@ -59,16 +64,49 @@ impl Symmetries {
             }
             BitPermutation::new(&inverse)
         };
+        let boxes = board.groups();
+        let shared = |line: u32| boxes.iter().filter(|&&sides| sides >> line & 1 == 1).count() > 1;
+        let private = boxes
+            .iter()
+            .map(|&sides| {
+                (0..64).filter(|&line| sides >> line & 1 == 1 && !shared(line)).fold(0, |m, line| m | 1 << line)
+            })
+            .filter(|m: &u64| m.count_ones() >= 2)
+            .collect();
         Symmetries {
             permutations: images.iter().map(|image| BitPermutation::new(image)).collect(),
             inverses: images.iter().map(inverse).collect(),
+            private,
         }
     }
 
-    /// The least image of `drawn`, the same for every position of its
-    /// class, and the symmetry that gives it.
+    /// The least image of `drawn` with each box's private sides drawn
+    /// from the lowest: the same for every position of its class; and the
+    /// symmetry that gives it. (The private sides of the boxes are mapped
+    /// onto each other by every symmetry, so the least over the symmetries
+    /// is one for the whole class.)
     pub(super) fn canonical(&self, drawn: u64) -> (u64, usize) {
-        self.permutations.iter().enumerate().map(|(which, p)| (p.apply(drawn), which)).min().unwrap_or((drawn, 0))
+        self.permutations
+            .iter()
+            .enumerate()
+            .map(|(which, p)| (self.private_first(p.apply(drawn)), which))
+            .min()
+            .unwrap_or((drawn, 0))
+    }
+
+    /// `drawn` with as many of each box's private sides drawn, the lowest.
+    fn private_first(&self, mut drawn: u64) -> u64 {
+        for &sides in &self.private {
+            let mut count = (drawn & sides).count_ones();
+            drawn &= !sides;
+            let mut left = sides;
+            while count > 0 {
+                drawn |= left & left.wrapping_neg();
+                left &= left - 1;
+                count -= 1;
+            }
+        }
+        drawn
     }
 
     /// The image of `line` under symmetry `which`.
