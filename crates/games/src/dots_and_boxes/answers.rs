@@ -125,7 +125,8 @@ struct SearchedMoveJson {
     score: i32,
 }
 
-/// The start and every first line by search (`solve --search`): no table.
+/// The start and every first line by search (`solve --search`): no table
+/// of every position is kept.
 #[derive(Debug, Serialize)]
 pub(super) struct Searched {
     game: &'static str,
@@ -179,11 +180,7 @@ impl Searched {
 
 impl Answer for Searched {
     fn text(&self) -> String {
-        let mut text = format!(
-            "{}, by alpha-beta search (no table)
-",
-            describe(&self.board)
-        );
+        let mut text = format!("{}, by alpha-beta search (no table of every position kept)\n", describe(&self.board));
         let _ = writeln!(text, "{} undrawn lines; with best play from the start: {}", self.lines, outcome(self.value));
         text.push_str(&self.board.diagram(&self.board.start(), &self.start_scores));
         let _ =

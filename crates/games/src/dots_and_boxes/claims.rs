@@ -234,7 +234,8 @@ fn check_diagram(claim: &DiagramClaim, scorer: &Scorer<'_>) -> Result<ClaimCheck
 }
 
 /// Compares the quiet solver with the full sweep on every position of each
-/// board of [`SWEPT`].
+/// board of [`SWEPT`], and the search at the start, every first line and
+/// random positions of each.
 ///
 /// # Errors
 ///

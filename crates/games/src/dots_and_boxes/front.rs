@@ -46,16 +46,22 @@ impl Game for DotsAndBoxes {
     fn answer(&self, operation: Operation, params: &Params, host: &dyn Host) -> anyhow::Result<Box<dyn Answer>> {
         Ok(match operation {
             Operation::Solve => {
-                let board = Board::for_search_from_params(params)?;
                 let search = params.flag(SEARCH.name)?;
+                // Unasked, a board past the search's reach is refused as too
+                // large to table, which is what was asked.
+                let board = match Board::for_search_from_params(params) {
+                    Err(_) if !search => Board::from_params(params)?,
+                    board => board?,
+                };
                 match Board::new(board.rows(), board.cols(), board.variant()) {
                     Ok(_) if !search => Box::new(solve(&board, params.flag(SWEEP.name)?, host)?),
                     Err(too_large) if !search && board.free_line_count() > UNASKED_SEARCH_LINES => {
                         anyhow::bail!(
-                            "{too_large}; a search of more than {UNASKED_SEARCH_LINES} lines (4x5 American) would take far longer than 4x5's: --search starts one anyway"
+                            "{too_large}; past {UNASKED_SEARCH_LINES} lines (4x5 American) a search runs far longer than 4x5's: --search starts one anyway"
                         )
                     }
                     _ if params.flag(SWEEP.name)? => {
+                        swept(&board)?;
                         return Err(ParamError::Combination("--sweep tables every position, the search none").into());
                     }
                     _ => Box::new(search_start(&board, host)?),
@@ -178,7 +184,7 @@ fn search_start(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
     let began = Instant::now();
     let table_bytes = (16usize << board.free_line_count().min(40)).min(SEARCH_TABLE_BYTES);
     host.progress().note(&format!(
-        "searching the {} first lines of {}x{} {} with a {} MB table of bounds: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
+        "searching the {} first lines of {}x{} {} with a {} MiB table of bounds: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
         board.free_line_count(),
         board.rows(),
         board.cols(),

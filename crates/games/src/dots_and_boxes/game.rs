@@ -45,11 +45,11 @@ pub(super) const SWEEP: Field = Field::flag(
 .command_line_only();
 
 /// Any board of at most 64 undrawn lines, by alpha-beta search: the start
-/// and every first line, without a table. Boards too large to table are
-/// searched without it.
+/// and every first line, without a table of every position. Boards too
+/// large to table are searched unasked up to 49 lines (4×5's).
 pub(super) const SEARCH: Field = Field::flag(
     "search",
-    "Find the value of the start and of every first line by alpha-beta search instead of tabling every position (any board of at most 64 undrawn lines; boards too large to table are searched anyway)",
+    "Find the value of the start and of every first line by alpha-beta search instead of tabling every position (any board of at most 64 undrawn lines; boards too large to table are searched anyway up to 49 lines)",
 )
 .command_line_only();
 

@@ -8,8 +8,9 @@
 //!
 //! A position's future depends only on which lines are drawn, so the solver
 //! numbers the lines the variant leaves undrawn (the *free* lines, at most
-//! 30) and scores each set of them; boxes already taken stay with their
-//! owner and count only in the score so far.
+//! 30 for a table of every set, 64 for the search) and scores each set of
+//! them; boxes already taken stay with their owner and count only in the
+//! score so far.
 
 mod answers;
 mod claims;

@@ -3,7 +3,7 @@
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::{Progress, sweep};
+use solved_engine::{Interrupted, Progress, sweep};
 
 use super::Search;
 use crate::dots_and_boxes::Board;
@@ -46,6 +46,9 @@ pub fn search_agrees_with_sweep(
     let positions: Vec<u64> = std::iter::once(0).chain((0..lines).map(|bit| 1 << bit)).chain(random).collect();
     progress.start("searching", positions.len() as u64);
     for drawn in positions {
+        if progress.should_stop() {
+            return Err(Interrupted.into());
+        }
         if search.margin(drawn, progress)? != i32::from(margins.get(drawn)) {
             return Ok(Some(drawn));
         }

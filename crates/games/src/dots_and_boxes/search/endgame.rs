@@ -15,8 +15,9 @@
 use super::Search;
 
 /// The most components an endgame is valued with: the recursion tries
-/// every distinct one at each step.
-const MAX_COMPONENTS: usize = 12;
+/// every distinct one at each step, unremembered, so that eight distinct
+/// components take 8! orders.
+const MAX_COMPONENTS: usize = 8;
 
 /// A chain or a loop of open boxes.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
@@ -53,7 +54,7 @@ impl Search {
             }
         }
         components.sort_unstable();
-        Some(value(&mut components))
+        Some(opener_margin(&mut components))
     }
 
     /// Walks from box `from` through its undrawn side `line` along boxes of
@@ -76,14 +77,14 @@ impl Search {
 
 /// The mover's margin in the endgame of these components (sorted; left
 /// as given).
-fn value(components: &mut Vec<Component>) -> i32 {
+fn opener_margin(components: &mut Vec<Component>) -> i32 {
     let mut best = None;
     for i in 0..components.len() {
         if i > 0 && components[i] == components[i - 1] {
             continue;
         }
         let opened = components.remove(i);
-        let rest = value(components);
+        let rest = opener_margin(components);
         components.insert(i, opened);
         let to_opponent = match opened {
             Component::Chain(n) if n <= 2 => n + rest,

@@ -54,8 +54,9 @@ pub struct Search {
     boxes: Vec<u64>,
     /// For each line, the one or two boxes it is a side of (`NO_BOX` for none).
     boxes_of: Vec<[u8; 2]>,
-    /// The lines from the centre of the board out: Barker and Korf found
-    /// this order 17 times faster than left to right on 4×4.
+    /// The lines from the centre of the board out: Barker and Korf are
+    /// reported (their paper could not be read here) to have found this
+    /// order 17 times faster than left to right on 4×4.
     order: Vec<u32>,
     symmetries: Symmetries,
     table: TranspositionTable,
@@ -159,6 +160,9 @@ impl Search {
     ///
     /// [`Interrupted`] if `progress` asks to stop.
     pub fn margin(&self, drawn: u64, progress: &dyn Progress) -> Result<i32, Interrupted> {
+        if progress.should_stop() {
+            return Err(Interrupted);
+        }
         let mut walk = Walk { nodes: 0, progress, stopped: false };
         let left = self.open_boxes(drawn);
         // MTD(f): tests of "at least beta?" with a null window, each

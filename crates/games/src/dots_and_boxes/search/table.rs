@@ -15,7 +15,9 @@ pub(super) struct Bounds {
 
 /// A fixed number of slots, each the last entry stored there. A slot is
 /// two words, the key XOR the data and the data, so that a slot torn by two
-/// threads writing at once reads as empty rather than as a wrong entry.
+/// threads writing at once almost surely reads as empty (it passes only if
+/// the key happens to equal one key XOR both data words); what it could
+/// then give is a wrong bound, never a bad line, which `get` refuses.
 #[derive(Debug)]
 pub(super) struct TranspositionTable {
     slots: Vec<[AtomicU64; 2]>,
@@ -34,8 +36,10 @@ impl TranspositionTable {
     }
 
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        // Fibonacci hashing spreads the bits of line sets, which differ
-        // mostly in their low lines.
+        // Multiplying spreads the low lines of a set, where sets differ
+        // most, into the bits from 32 up that pick the slot. (A board's
+        // lines from 32 up reach fewer of those bits: taking the top bits
+        // instead is to be measured.)
         let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         &self.slots[(hash >> 32) as usize & (self.slots.len() - 1)]
     }
@@ -47,7 +51,7 @@ impl TranspositionTable {
         (check.load(Ordering::Relaxed) ^ data == key).then_some(Bounds {
             lower: data as u8 as i8,
             upper: (data >> 8) as u8 as i8,
-            best: (data >> 24 & 0x7f).checked_sub(1).map(|line| line as u32),
+            best: (data >> 24 & 0x7f).checked_sub(1).map(|line| line as u32).filter(|&line| line < 64),
         })
     }
 
@@ -55,7 +59,7 @@ impl TranspositionTable {
     pub(super) fn put(&self, key: u64, bounds: Bounds) {
         let [check, data] = self.slot(key);
         let best = bounds.best.map_or(0, |line| u64::from(line) + 1);
-        let word = u64::from(bounds.lower as u8) | u64::from(bounds.upper as u8) << 8 | 1 << 16 | best << 24;
+        let word = u64::from(bounds.lower as u8) | u64::from(bounds.upper as u8) << 8 | best << 24;
         data.store(word, Ordering::Relaxed);
         check.store(key ^ word, Ordering::Relaxed);
     }

@@ -43,7 +43,7 @@ fn the_search_agrees_with_the_sweep_on_every_position_of_the_small_boards() {
             if board.free_line_count() > 17 {
                 continue;
             }
-            // A small table, so that entries are overwritten and found torn.
+            // A small table, so that entries are overwritten often.
             let search = Search::new(&board, 1 << 12);
             let margins = swept(&board);
             assert_eq!(disagreements(&board, &search, &margins, 0..margins.len()), Vec::<String>::new());
