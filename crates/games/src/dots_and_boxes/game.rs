@@ -137,9 +137,7 @@ impl Board {
     /// [`ParamError`] for a missing or unreadable size or variant, or a
     /// board out of reach.
     pub fn from_params(params: &Params) -> Result<Board, ParamError> {
-        let rows = params.required(ROWS.name, params.number::<u8>(ROWS.name)?)?;
-        let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
-        let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
+        let (rows, cols, variant) = board_params(params)?;
         Board::new(rows, cols, variant).map_err(ParamError::game)
     }
 
@@ -151,9 +149,7 @@ impl Board {
     /// [`ParamError`] for a missing or unreadable size or variant, or a
     /// board of more than 64 undrawn lines.
     pub fn for_search_from_params(params: &Params) -> Result<Board, ParamError> {
-        let rows = params.required(ROWS.name, params.number::<u8>(ROWS.name)?)?;
-        let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
-        let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
+        let (rows, cols, variant) = board_params(params)?;
         Board::for_search(rows, cols, variant).map_err(ParamError::game)
     }
 
@@ -165,6 +161,14 @@ impl Board {
             (VARIANT.name, self.variant.id().to_string()),
         ]
     }
+}
+
+/// The size and variant `params` name.
+fn board_params(params: &Params) -> Result<(u8, u8, Variant), ParamError> {
+    let rows = params.required(ROWS.name, params.number::<u8>(ROWS.name)?)?;
+    let cols = params.required(COLS.name, params.number::<u8>(COLS.name)?)?;
+    let variant = params.required(VARIANT.name, params.parsed::<Variant>(VARIANT.name)?)?;
+    Ok((rows, cols, variant))
 }
 
 /// What a probe asks about.

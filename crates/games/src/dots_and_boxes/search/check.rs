@@ -34,15 +34,7 @@ pub fn search_agrees_with_sweep(
     let margins = sweep::solve(board.free_line_count(), &board.groups(), progress)?;
     let search = Search::new(board, CHECK_TABLE_BYTES);
     let lines = board.free_line_count();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let random = (0..samples).map(|_| {
-        let drawn = rng.random_range(0..lines + 1);
-        let mut mask = 0u64;
-        while mask.count_ones() < drawn {
-            mask |= 1 << rng.random_range(0..lines);
-        }
-        mask
-    });
+    let random = random_positions(lines, samples, seed);
     let positions: Vec<u64> = std::iter::once(0).chain((0..lines).map(|bit| 1 << bit)).chain(random).collect();
     progress.start("searching", positions.len() as u64);
     for drawn in positions {
@@ -55,4 +47,20 @@ pub fn search_agrees_with_sweep(
         progress.advance(1);
     }
     Ok(None)
+}
+
+/// `count` sets of the `lines` free lines drawn, their sizes spread evenly
+/// from none to all, drawn from `seed`.
+pub(super) fn random_positions(lines: u32, count: usize, seed: u64) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let drawn = rng.random_range(0..lines + 1);
+            let mut mask = 0u64;
+            while mask.count_ones() < drawn {
+                mask |= 1 << rng.random_range(0..lines);
+            }
+            mask
+        })
+        .collect()
 }

@@ -1,10 +1,9 @@
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use solved_engine::Silent;
 use solved_engine::sweep::{self, Margins};
 
 use super::super::{Board, Variant};
 use super::Search;
+use super::check::random_positions;
 
 const VARIANTS: [Variant; 3] = [Variant::American, Variant::Swedish, Variant::Icelandic];
 
@@ -57,28 +56,20 @@ fn the_search_agrees_with_the_sweep_on_every_position_of_the_small_boards() {
 /// game, and every first line of each.
 #[test]
 fn the_search_agrees_with_the_sweep_on_random_positions_and_first_lines_of_larger_boards() {
-    let mut rng = StdRng::seed_from_u64(45);
-    for (rows, cols, variant) in [
+    for (seed, (rows, cols, variant)) in [
         (3, 3, Variant::American),
         (2, 4, Variant::American),
         (3, 4, Variant::Icelandic),
         (4, 4, Variant::Swedish),
         (3, 5, Variant::Swedish),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let board = Board::new(rows, cols, variant).unwrap();
         let margins = swept(&board);
         let search = Search::new(&board, 1 << 22);
-        let lines = board.free_line_count();
-        let positions: Vec<u64> = (0..10_000)
-            .map(|_| {
-                let drawn = rng.random_range(0..lines + 1);
-                let mut mask = 0u64;
-                while mask.count_ones() < drawn {
-                    mask |= 1 << rng.random_range(0..lines);
-                }
-                mask
-            })
-            .collect();
+        let positions = random_positions(board.free_line_count(), 10_000, 45 + seed as u64);
         assert_eq!(disagreements(&board, &search, &margins, positions.into_iter()), Vec::<String>::new());
         let start = search.start(&Silent).unwrap();
         assert_eq!(start.value, i32::from(margins.get(0)), "{}", board_name(&board));
