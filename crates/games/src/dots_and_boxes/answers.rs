@@ -138,10 +138,18 @@ pub(super) struct Searched {
     value: i32,
     first_moves: Vec<SearchedMoveJson>,
     best_first_moves: Vec<String>,
-    /// Positions visited, over all threads.
+    /// Positions visited by this run, over all threads.
     nodes: u64,
     seconds: f64,
     threads: usize,
+    /// The file of bounds this run went on from and added to.
+    record: String,
+    /// Positions the record held when this run began.
+    recorded_positions: usize,
+    /// Positions visited and seconds spent by every run of the record,
+    /// this one included.
+    total_nodes: u64,
+    total_seconds: f64,
     #[serde(skip)]
     board: Board,
     #[serde(skip)]
@@ -149,7 +157,14 @@ pub(super) struct Searched {
 }
 
 impl Searched {
-    pub(super) fn new(board: &Board, start: &SearchedStart, seconds: f64, threads: usize) -> Searched {
+    pub(super) fn new(
+        board: &Board,
+        start: &SearchedStart,
+        record: &std::path::Path,
+        seconds: f64,
+        threads: usize,
+    ) -> Searched {
+        let (recorded_positions, earlier_nodes, earlier_seconds) = start.recorded;
         let best = |score: i32| score == start.value;
         Searched {
             game: super::INFO.id,
@@ -168,6 +183,10 @@ impl Searched {
             nodes: start.nodes,
             seconds,
             threads,
+            record: record.display().to_string(),
+            recorded_positions,
+            total_nodes: earlier_nodes + start.nodes,
+            total_seconds: earlier_seconds + seconds,
             board: board.clone(),
             start_scores: start
                 .first_moves
@@ -192,6 +211,16 @@ impl Answer for Searched {
             self.seconds,
             self.threads
         );
+        if self.recorded_positions > 0 {
+            let _ = writeln!(
+                text,
+                "going on from {} positions recorded in {}: {} positions in {:.2} s over every run",
+                thousands(self.recorded_positions as u64),
+                self.record,
+                thousands(self.total_nodes),
+                self.total_seconds
+            );
+        }
         text
     }
 }

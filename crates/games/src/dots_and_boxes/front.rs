@@ -8,7 +8,7 @@ use solved_engine::Table;
 use solved_engine::table::Margin;
 
 use super::answers::{Probe, Searched, Solved, Summary};
-use super::game::{SEARCH, SWEEP};
+use super::game::{MEMORY, RECORD, SEARCH, SWEEP};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::search::Search;
@@ -21,8 +21,9 @@ use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
 
-/// The most memory the search's table of bounds takes: 16 bytes a slot.
-const SEARCH_TABLE_BYTES: usize = 2 << 30;
+/// The most memory the search's table of bounds takes unless told: 16
+/// bytes a slot.
+const SEARCH_TABLE_GB: f64 = 2.0;
 
 /// The most lines of a board too large to table that `solve` searches
 /// without being asked: 4×5 American's, the largest board ever solved.
@@ -54,7 +55,15 @@ impl Game for DotsAndBoxes {
                     board => board?,
                 };
                 match Board::new(board.rows(), board.cols(), board.variant()) {
-                    Ok(_) if !search => Box::new(solve(&board, params.flag(SWEEP.name)?, host)?),
+                    Ok(_) if !search => {
+                        if params.is_given(RECORD.name) || params.is_given(MEMORY.name) {
+                            return Err(
+                                ParamError::Combination("--record and --memory are for the search: give --search too")
+                                    .into(),
+                            );
+                        }
+                        Box::new(solve(&board, params.flag(SWEEP.name)?, host)?)
+                    }
                     Err(too_large) if !search && board.free_line_count() > UNASKED_SEARCH_LINES => {
                         anyhow::bail!(
                             "{too_large}; past {UNASKED_SEARCH_LINES} lines (4x5 American) a search runs far longer than 4x5's: --search starts one anyway"
@@ -64,7 +73,7 @@ impl Game for DotsAndBoxes {
                         swept(&board)?;
                         return Err(ParamError::Combination("--sweep tables every position, the search none").into());
                     }
-                    _ => Box::new(search_start(&board, host)?),
+                    _ => Box::new(search_start(&board, params, host)?),
                 }
             }
             Operation::Summary => {
@@ -178,22 +187,45 @@ fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> 
     })
 }
 
-/// The start and every first line by search, with a table of bounds as
-/// large as the board can use, up to [`SEARCH_TABLE_BYTES`].
-fn search_start(board: &Board, host: &dyn Host) -> anyhow::Result<Searched> {
+/// The start and every first line by search, going on from the board's
+/// record, with a table of bounds of `--memory` (by default as large as
+/// the board can use, up to [`SEARCH_TABLE_GB`]).
+fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Result<Searched> {
     let began = Instant::now();
-    let table_bytes = (16usize << board.free_line_count().min(40)).min(SEARCH_TABLE_BYTES);
+    let gigabytes = params.number::<f64>(MEMORY.name)?;
+    let table_bytes = match gigabytes {
+        None => (16usize << board.free_line_count().min(40)).min((SEARCH_TABLE_GB * 1e9) as usize),
+        Some(gigabytes) if gigabytes.is_finite() && gigabytes > 0.0 && gigabytes <= 1e6 => (gigabytes * 1e9) as usize,
+        Some(_) => return Err(ParamError::Combination("--memory is a number of gigabytes, more than 0").into()),
+    };
+    let record = match params.text(RECORD.name) {
+        Some(path) => std::path::PathBuf::from(path),
+        None => host.store().dir().join(format!(
+            "{}-{}x{}-{}.search.json",
+            INFO.id,
+            board.rows(),
+            board.cols(),
+            board.variant().id()
+        )),
+    };
+    let search = Search::new(board, table_bytes).with_record(&record)?;
+    let (recorded, _, seconds) = search.recorded();
     host.progress().note(&format!(
-        "searching the {} first lines of {}x{} {} with a {} MiB table of bounds: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
+        "searching the {} first lines of {}x{} {} with a {} MB table of bounds, recording at {}{}: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
         board.free_line_count(),
         board.rows(),
         board.cols(),
         board.variant().id(),
-        table_bytes >> 20
+        table_bytes / 1_000_000,
+        record.display(),
+        if recorded == 0 {
+            String::new()
+        } else {
+            format!(" (going on from {recorded} positions found in {:.1} hours)", seconds / 3600.0)
+        }
     ));
-    let search = Search::new(board, table_bytes);
     let start = search.start(host.progress())?;
-    Ok(Searched::new(board, &start, began.elapsed().as_secs_f64(), rayon::current_num_threads()))
+    Ok(Searched::new(board, &start, &record, began.elapsed().as_secs_f64(), rayon::current_num_threads()))
 }
 
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {

@@ -53,6 +53,20 @@ pub(super) const SEARCH: Field = Field::flag(
 )
 .command_line_only();
 
+/// Where a search keeps the bounds it finds on the first positions, to go
+/// on from them after a stop.
+pub(super) const RECORD: Field = Field::value(
+    "record",
+    "FILE",
+    "With the search: keep the bounds found on the positions of at most 3 lines in FILE as they are found, and go on from what it holds (default: dots-and-boxes-RxC-VARIANT.search.json beside the tables)",
+)
+.command_line_only();
+
+/// The memory of the search's table of bounds.
+pub(super) const MEMORY: Field =
+    Field::value("memory", "GB", "With the search: the memory its table of bounds takes, in gigabytes [default: 2]")
+        .command_line_only();
+
 /// The most bytes a diagram file may have: the largest board Wilson's
 /// letters name, drawn with three text rows between dot rows, with room
 /// for text around it.
@@ -69,7 +83,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Solve,
             about: "Dots and Boxes",
-            fields: &[ROWS, COLS, VARIANT, SWEEP, SEARCH],
+            fields: &[ROWS, COLS, VARIANT, SWEEP, SEARCH, RECORD, MEMORY],
             served: None,
         },
         Supported {

@@ -25,17 +25,21 @@
 
 mod check;
 mod endgame;
+mod record;
 mod symmetry;
 mod table;
 #[cfg(test)]
 mod tests;
 
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use solved_engine::{Interrupted, Progress};
 
 pub use self::check::search_agrees_with_sweep;
+pub use self::record::RecordError;
+use self::record::{RECORDED_LINES, Record};
 use self::symmetry::Symmetries;
 use self::table::{Bounds, TranspositionTable};
 use super::{Board, Line};
@@ -60,7 +64,20 @@ pub struct Search {
     order: Vec<u32>,
     symmetries: Symmetries,
     table: TranspositionTable,
+    /// Where the first positions' bounds are kept between runs, if anywhere.
+    record: Option<Record>,
     nodes: AtomicU64,
+}
+
+/// Why a search did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// It was asked to stop.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// Its record could not be read or written.
+    #[error(transparent)]
+    Record(#[from] RecordError),
 }
 
 const NO_BOX: u8 = u8::MAX;
@@ -68,9 +85,9 @@ const NO_BOX: u8 = u8::MAX;
 /// How often, in positions, a search asks whether to stop.
 const CHECK_EVERY: u64 = 1 << 20;
 
-/// One thread's walk through the tree: what it has visited, and whether it
-/// was asked to stop (after which its values mean nothing and nothing more
-/// is stored).
+/// One thread's walk through the tree: what it has visited since it last
+/// added them to the search's count, and whether it was asked to stop
+/// (after which its values mean nothing and nothing more is stored).
 struct Walk<'a> {
     nodes: u64,
     progress: &'a dyn Progress,
@@ -104,8 +121,11 @@ pub struct SearchedStart {
     pub value: i32,
     /// Every first line, in Wilson order.
     pub first_moves: Vec<SearchedMove>,
-    /// Positions visited, over all threads.
+    /// Positions visited by this run, over all threads.
     pub nodes: u64,
+    /// What the record held when this run began: positions, and the
+    /// positions visited and seconds spent by the runs that wrote it.
+    pub recorded: (usize, u64, f64),
 }
 
 impl Search {
@@ -144,8 +164,29 @@ impl Search {
             order,
             symmetries: Symmetries::of(board),
             table: TranspositionTable::with_bytes(table_bytes),
+            record: None,
             nodes: AtomicU64::new(0),
         }
+    }
+
+    /// This search, going on from the record at `path` (made if missing)
+    /// and adding to it the bounds of every position of at most
+    /// [`RECORDED_LINES`] lines as it finds them.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError`] if the file cannot be read or locked, or is not a
+    /// record of this board.
+    pub fn with_record(mut self, path: &Path) -> Result<Search, RecordError> {
+        self.record = Some(Record::open(path, &self.board, &self.symmetries)?);
+        Ok(self)
+    }
+
+    /// What the record held when this run began: positions, and the
+    /// positions visited and seconds spent by the runs that wrote it
+    /// (nothing without a record).
+    pub fn recorded(&self) -> (usize, u64, f64) {
+        self.record.as_ref().map_or((0, 0, 0.0), Record::earlier)
     }
 
     /// Positions visited so far.
@@ -189,9 +230,11 @@ impl Search {
     ///
     /// # Errors
     ///
-    /// [`Interrupted`] if `progress` asks to stop.
-    pub fn start(&self, progress: &dyn Progress) -> Result<SearchedStart, Interrupted> {
+    /// [`SearchError`] if `progress` asks to stop or the record cannot be
+    /// written.
+    pub fn start(&self, progress: &dyn Progress) -> Result<SearchedStart, SearchError> {
         let before = self.nodes();
+        let recorded = self.recorded();
         let firsts: Vec<u32> = (0..self.board.free_lines().len() as u32).collect();
         let mut classes: Vec<u64> = firsts.iter().map(|&bit| self.symmetries.canonical(1 << bit).0).collect();
         classes.sort_unstable();
@@ -204,7 +247,11 @@ impl Search {
                 progress.advance(1);
                 Ok((class, margin))
             })
-            .collect::<Result<Vec<(u64, i32)>, Interrupted>>()?;
+            .collect::<Result<Vec<(u64, i32)>, Interrupted>>();
+        if let Some(record) = &self.record {
+            record.finish(self.nodes())?;
+        }
+        let margins = margins?;
         let first_moves: Vec<SearchedMove> = firsts
             .iter()
             .map(|&bit| {
@@ -216,7 +263,7 @@ impl Search {
             })
             .collect();
         let value = first_moves.iter().map(|m| m.score).max().unwrap_or(0);
-        Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before })
+        Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before, recorded })
     }
 
     /// Boxes not yet closed.
@@ -274,8 +321,11 @@ impl Search {
     /// and `beta`; otherwise a bound on it on the side it fell (fail-soft).
     fn value(&self, drawn: u64, alpha: i32, beta: i32, walk: &mut Walk) -> i32 {
         walk.nodes += 1;
-        if walk.nodes.is_multiple_of(CHECK_EVERY) && walk.progress.should_stop() {
-            walk.stopped = true;
+        if walk.nodes == CHECK_EVERY {
+            // Counted where the record can read it, every so often.
+            self.nodes.fetch_add(walk.nodes, Ordering::Relaxed);
+            walk.nodes = 0;
+            walk.stopped |= walk.progress.should_stop() || self.record.as_ref().is_some_and(|r| r.failed().is_some());
         }
         if walk.stopped {
             return 0;
@@ -309,6 +359,10 @@ impl Search {
         let (key, symmetry) = self.symmetries.canonical(drawn);
         let left = self.open_boxes(drawn);
         let (mut lower, mut upper) = (-left, left);
+        let recorded = self.record.as_ref().filter(|_| drawn.count_ones() <= RECORDED_LINES);
+        if let Some((low, high)) = recorded.and_then(|record| record.get(key)) {
+            (lower, upper) = (lower.max(low), upper.min(high));
+        }
         let mut first = None;
         if let Some(known) = self.table.get(key) {
             lower = lower.max(i32::from(known.lower));
@@ -357,6 +411,9 @@ impl Search {
         let bounds = Bounds { lower: bounds.0 as i8, upper: bounds.1 as i8, best: line };
         if !walk.stopped {
             self.table.put(key, bounds);
+            if let Some(record) = recorded {
+                record.put(key, drawn, (bounds.lower.into(), bounds.upper.into()), self.nodes() + walk.nodes);
+            }
         }
         best
     }

@@ -28,20 +28,18 @@ pub(super) struct TranspositionTable {
 const EMPTY: u64 = u64::MAX;
 
 impl TranspositionTable {
-    /// A table of `bytes` (rounded down to a power of two slots, at least one).
+    /// A table of about `bytes` (at least one slot).
     pub(super) fn with_bytes(bytes: usize) -> TranspositionTable {
         let slots = (bytes / 16).max(1);
-        let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
         TranspositionTable { slots: (0..slots).map(|_| [AtomicU64::new(EMPTY), AtomicU64::new(0)]).collect() }
     }
 
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        // Multiplying spreads the low lines of a set, where sets differ
-        // most, into the bits from 32 up that pick the slot. (A board's
-        // lines from 32 up reach fewer of those bits: taking the top bits
-        // instead is to be measured.)
+        // Multiplying carries every line of a set into the top bits, which
+        // then pick the slot by scaling (so the table may have any number
+        // of slots, and a machine's memory be used whole).
         let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.slots[(hash >> 32) as usize & (self.slots.len() - 1)]
+        &self.slots[((u128::from(hash) * self.slots.len() as u128) >> 64) as usize]
     }
 
     /// The bounds stored for `key`, if its slot still holds them.

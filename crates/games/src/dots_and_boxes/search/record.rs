@@ -1,0 +1,281 @@
+//! Bounds on the margins of a search's first few positions, written to a
+//! file as each is found, so that a search stopped, killed or carried to
+//! another machine goes on from them: 4×5 runs longer than any sitting.
+//!
+//! Every position with at most [`RECORDED_LINES`] lines drawn is recorded
+//! once its search ends, so a kill loses the positions being searched
+//! below them and nothing else. The file names positions by their lines,
+//! not by the search's keys, so that it outlives changes to the search.
+
+use std::collections::BTreeMap;
+use std::fs::{File, TryLockError};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use solved_engine::TableError;
+use solved_engine::table::write_atomically;
+
+use super::symmetry::Symmetries;
+use super::super::{Board, Line};
+
+/// Positions with at most this many lines drawn are recorded: on 4×5 a
+/// few thousand, each the root of minutes of search.
+pub(super) const RECORDED_LINES: u32 = 3;
+
+/// The least time between two writes of the record: each is synced to
+/// disk, which takes a while, and a kill loses at most this much.
+const WRITE_EVERY: Duration = Duration::from_secs(10);
+
+/// What the first line of a record says it is.
+const FORMAT: &str = "solved dots-and-boxes search record 1";
+
+/// Why a record cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file cannot be read, locked or written.
+    #[error("search record {}: {source}", path.display())]
+    Io {
+        /// The record.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// Another process is searching with the same record.
+    #[error("search record {}: another search is writing it; wait for it to end or name another file", path.display())]
+    Busy {
+        /// The record.
+        path: PathBuf,
+    },
+    /// The file is not a record, or one of another board, or names
+    /// positions the board does not have.
+    #[error("search record {}: {reason}; it is left as it is", path.display())]
+    Invalid {
+        /// The record.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Writing the record failed.
+    #[error(transparent)]
+    Write(#[from] TableError),
+}
+
+/// The file as it is written: a JSON object, one position a line.
+#[derive(Debug, Deserialize, Serialize)]
+struct RecordFile {
+    format: String,
+    rows: u8,
+    cols: u8,
+    variant: String,
+    /// Positions visited over every run, as far as the record was written.
+    nodes: u64,
+    /// Wall time of every run, as far as the record was written.
+    seconds: f64,
+    positions: Vec<RecordedPosition>,
+}
+
+/// The mover's margin at a position lies in `lower..=upper`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+struct RecordedPosition {
+    /// The lines drawn, in Wilson's notation, separated by commas.
+    lines: String,
+    lower: i8,
+    upper: i8,
+}
+
+/// What the record holds, by the search's key of each position: the
+/// lines of one position of its class, and the bounds.
+#[derive(Debug)]
+struct Held {
+    bounds: BTreeMap<u64, (u64, i8, i8)>,
+    /// Positions visited and seconds spent by the runs before this one.
+    nodes_before: u64,
+    seconds_before: f64,
+    /// The first failure to write, after which nothing more is written.
+    failed: Option<String>,
+    /// When the file was last written, if it was by this run.
+    written: Option<Instant>,
+}
+
+/// A search's record, open for this run.
+#[derive(Debug)]
+pub(super) struct Record {
+    path: PathBuf,
+    board: Board,
+    began: Instant,
+    held: Mutex<Held>,
+    /// Held while the record is open, so that two searches do not write
+    /// over each other's bounds.
+    _lock: File,
+}
+
+impl Record {
+    /// The record at `path` of a search of `board` (empty if there is no
+    /// file yet), locked for this process.
+    pub(super) fn open(path: &Path, board: &Board, symmetries: &Symmetries) -> Result<Record, RecordError> {
+        let io_error = |source| RecordError::Io { path: path.into(), source };
+        let lock_path = lock_path(path);
+        if let Some(dir) = lock_path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io_error)?;
+        }
+        let lock = File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io_error)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Err(RecordError::Busy { path: path.into() }),
+            Err(TryLockError::Error(error)) => return Err(io_error(error)),
+        }
+        let mut held =
+            Held { bounds: BTreeMap::new(), nodes_before: 0, seconds_before: 0.0, failed: None, written: None };
+        match std::fs::read_to_string(path) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(io_error(error)),
+            Ok(text) => {
+                let invalid = |reason: String| RecordError::Invalid { path: path.into(), reason };
+                let file: RecordFile = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+                if file.format != FORMAT {
+                    return Err(invalid(format!("its format is {:?}, not {FORMAT:?}", file.format)));
+                }
+                if (file.rows, file.cols, file.variant.as_str()) != (board.rows(), board.cols(), board.variant().id()) {
+                    return Err(invalid(format!(
+                        "it is of {}x{} {}, not of {}x{} {}",
+                        file.rows,
+                        file.cols,
+                        file.variant,
+                        board.rows(),
+                        board.cols(),
+                        board.variant().id()
+                    )));
+                }
+                for position in file.positions {
+                    let drawn = free_lines_named(board, &position.lines).map_err(&invalid)?;
+                    if position.lower > position.upper {
+                        return Err(invalid(format!("{}: lower bound above upper", position.lines)));
+                    }
+                    let (key, _) = symmetries.canonical(drawn);
+                    let entry = held.bounds.entry(key).or_insert((drawn, i8::MIN, i8::MAX));
+                    entry.1 = entry.1.max(position.lower);
+                    entry.2 = entry.2.min(position.upper);
+                    if entry.1 > entry.2 {
+                        return Err(invalid(format!("{}: its bounds contradict another entry's", position.lines)));
+                    }
+                }
+                (held.nodes_before, held.seconds_before) = (file.nodes, file.seconds);
+            }
+        }
+        Ok(Record { path: path.into(), board: board.clone(), began: Instant::now(), held: Mutex::new(held), _lock: lock })
+    }
+
+    /// The bounds recorded for the position of search key `key`.
+    pub(super) fn get(&self, key: u64) -> Option<(i32, i32)> {
+        self.held().bounds.get(&key).map(|&(_, lower, upper)| (i32::from(lower), i32::from(upper)))
+    }
+
+    /// Positions recorded, positions visited and seconds spent by earlier runs.
+    pub(super) fn earlier(&self) -> (usize, u64, f64) {
+        let held = self.held();
+        (held.bounds.len(), held.nodes_before, held.seconds_before)
+    }
+
+    /// Records that the margin of `drawn` (search key `key`) lies in
+    /// `lower..=upper`, and writes the file if it was not written in the
+    /// last [`WRITE_EVERY`], with `nodes` visited by this run so far. A
+    /// failure to write is kept for [`failed`](Self::failed).
+    pub(super) fn put(&self, key: u64, drawn: u64, (lower, upper): (i32, i32), nodes: u64) {
+        let mut held = self.held();
+        if held.failed.is_some() {
+            return;
+        }
+        let entry = held.bounds.entry(key).or_insert((drawn, i8::MIN, i8::MAX));
+        entry.1 = entry.1.max(lower as i8);
+        entry.2 = entry.2.min(upper as i8);
+        if held.written.is_some_and(|written| written.elapsed() < WRITE_EVERY) {
+            return;
+        }
+        match self.write(&held, nodes) {
+            Ok(()) => held.written = Some(Instant::now()),
+            Err(error) => held.failed = Some(error.to_string()),
+        }
+    }
+
+    /// Writes the file with `nodes` visited by this run (at the end, to
+    /// count them all).
+    pub(super) fn finish(&self, nodes: u64) -> Result<(), RecordError> {
+        let held = self.held();
+        if let Some(failed) = &held.failed {
+            return Err(RecordError::Io { path: self.path.clone(), source: io::Error::other(failed.clone()) });
+        }
+        Ok(self.write(&held, nodes)?)
+    }
+
+    /// Why the record could not be written, if it could not.
+    pub(super) fn failed(&self) -> Option<String> {
+        self.held().failed.clone()
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        // A thread that panicked while holding the lock left the bounds
+        // whole: each change is one assignment.
+        self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn write(&self, held: &Held, nodes: u64) -> Result<(), TableError> {
+        let file = RecordFile {
+            format: FORMAT.into(),
+            rows: self.board.rows(),
+            cols: self.board.cols(),
+            variant: self.board.variant().id().into(),
+            nodes: held.nodes_before + nodes,
+            seconds: held.seconds_before + self.began.elapsed().as_secs_f64(),
+            positions: Vec::new(),
+        };
+        // One position a line, fewest lines first, so that the file reads
+        // (and its history diffs) position by position.
+        let mut positions: Vec<(u32, String, i8, i8)> = held
+            .bounds
+            .values()
+            .map(|&(drawn, lower, upper)| (drawn.count_ones(), lines_named(&self.board, drawn), lower, upper))
+            .collect();
+        positions.sort();
+        write_atomically(&self.path, |out| {
+            let head = serde_json::to_string(&file).map_err(io::Error::other)?;
+            let head = head.strip_suffix("[]}").expect("the positions end the object");
+            writeln!(out, "{head}[")?;
+            for (i, (_, lines, lower, upper)) in positions.into_iter().enumerate() {
+                let position = RecordedPosition { lines, lower, upper };
+                let comma = if i == 0 { "" } else { "," };
+                writeln!(out, "{comma}{}", serde_json::to_string(&position).map_err(io::Error::other)?)?;
+            }
+            writeln!(out, "]}}")
+        })
+    }
+}
+
+/// The lock file beside the record `path`.
+fn lock_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.lock"))
+}
+
+/// The free lines of `board` set in `drawn`, by name.
+fn lines_named(board: &Board, drawn: u64) -> String {
+    let lines = board.free_lines();
+    (0..lines.len()).filter(|&bit| drawn >> bit & 1 == 1).map(|bit| lines[bit].to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// The set of free lines of `board` that `text` names.
+fn free_lines_named(board: &Board, text: &str) -> Result<u64, String> {
+    let lines = board.free_lines();
+    let mut drawn = 0u64;
+    for name in text.split(',').filter(|name| !name.is_empty()) {
+        let line: Line = board.line_named(name).map_err(|e| format!("{text}: {e}"))?;
+        let bit = lines.iter().position(|&l| l == line).ok_or_else(|| format!("{text}: {name} is drawn before the game"))?;
+        if drawn >> bit & 1 == 1 {
+            return Err(format!("{text}: {name} twice"));
+        }
+        drawn |= 1 << bit;
+    }
+    Ok(drawn)
+}
