@@ -58,6 +58,39 @@ fn the_search_scores_every_first_line_as_the_table_does() {
     }
 }
 
+/// A search keeps the bounds it finds in a record beside the tables (or
+/// where `--record` says) and goes on from it; a record that is not one is
+/// refused and kept, and the search's options are refused without it.
+#[test]
+fn the_search_goes_on_from_its_record() {
+    let solved = Solved::new();
+    let board = ["solve", "dots-and-boxes", "--rows", "2", "--cols", "3", "--search", "--json"];
+    let first = solved.run(&board).json();
+    assert_eq!(first["recorded_positions"], 0);
+    let record = first["record"].as_str().unwrap();
+    assert!(record.ends_with("dots-and-boxes-2x3-american.search.json"), "{record}");
+    let again = solved.run(&board).json();
+    assert!(again["recorded_positions"].as_u64().unwrap() > 0);
+    assert_eq!((&again["value"], &again["first_moves"]), (&first["value"], &first["first_moves"]));
+    assert!(again["nodes"].as_u64() < first["nodes"].as_u64());
+    assert!(again["total_nodes"].as_u64() > first["nodes"].as_u64());
+    let text = solved.run(&board[..7]);
+    assert!(text.stdout.contains("going on from"), "{}", text.stdout);
+
+    let elsewhere = solved.data_dir().join("elsewhere.json");
+    let path = elsewhere.to_str().unwrap();
+    let report = solved.run(&[&board[..], &["--record", path, "--memory", "0.01"]].concat()).json();
+    assert_eq!((report["record"].as_str(), &report["recorded_positions"]), (Some(path), &0.into()));
+    assert!(std::fs::read_to_string(&elsewhere).unwrap().contains("\"positions\""));
+
+    std::fs::write(&elsewhere, "{}").unwrap();
+    solved.run(&[&board[..], &["--record", path]].concat()).fails_with("elsewhere.json");
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "{}");
+    solved.run(&[&board[..], &["--memory", "0"]].concat()).fails_with("--memory is a number of gigabytes");
+    solved.run(&[&board[..], &["--memory", "lots"]].concat()).fails_with("lots");
+    solved.run(&[&board[..6], &["--record", path]].concat()).fails_with("give --search too");
+}
+
 #[test]
 fn probe_scores_each_line_of_a_move_list_and_of_a_diagram() {
     let solved = Solved::new();

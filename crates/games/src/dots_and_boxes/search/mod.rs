@@ -39,7 +39,7 @@ use solved_engine::{Interrupted, Progress};
 
 pub use self::check::search_agrees_with_sweep;
 pub use self::record::RecordError;
-use self::record::{RECORDED_LINES, Record};
+use self::record::{MAX_RECORDED_LINES, Record};
 use self::symmetry::Symmetries;
 use self::table::{Bounds, TranspositionTable};
 use super::{Board, Line};
@@ -85,11 +85,12 @@ const NO_BOX: u8 = u8::MAX;
 /// How often, in positions, a search asks whether to stop.
 const CHECK_EVERY: u64 = 1 << 20;
 
-/// One thread's walk through the tree: what it has visited since it last
-/// added them to the search's count, and whether it was asked to stop
-/// (after which its values mean nothing and nothing more is stored).
+/// One thread's walk through the tree: what it has visited, how much of
+/// that it has added to the search's count, and whether it was asked to
+/// stop (after which its values mean nothing and nothing more is stored).
 struct Walk<'a> {
     nodes: u64,
+    counted: u64,
     progress: &'a dyn Progress,
     stopped: bool,
 }
@@ -170,8 +171,8 @@ impl Search {
     }
 
     /// This search, going on from the record at `path` (made if missing)
-    /// and adding to it the bounds of every position of at most
-    /// [`RECORDED_LINES`] lines as it finds them.
+    /// and adding to it the bounds of the positions it finds long to
+    /// search, as it finds them.
     ///
     /// # Errors
     ///
@@ -180,6 +181,16 @@ impl Search {
     pub fn with_record(mut self, path: &Path) -> Result<Search, RecordError> {
         self.record = Some(Record::open(path, &self.board, &self.symmetries)?);
         Ok(self)
+    }
+
+    /// This search, recording positions from `nodes` visited (see
+    /// [`Record::recording_from`]).
+    #[cfg(test)]
+    fn recording_from(mut self, nodes: u64) -> Search {
+        if let Some(record) = &mut self.record {
+            record.recording_from(nodes);
+        }
+        self
     }
 
     /// What the record held when this run began: positions, and the
@@ -204,7 +215,7 @@ impl Search {
         if progress.should_stop() {
             return Err(Interrupted);
         }
-        let mut walk = Walk { nodes: 0, progress, stopped: false };
+        let mut walk = Walk { nodes: 0, counted: 0, progress, stopped: false };
         let left = self.open_boxes(drawn);
         // MTD(f): tests of "at least beta?" with a null window, each
         // cheaper than one search of the whole window, close in on the
@@ -221,7 +232,7 @@ impl Search {
                 lower = guess;
             }
         }
-        self.nodes.fetch_add(walk.nodes, Ordering::Relaxed);
+        self.nodes.fetch_add(walk.nodes - walk.counted, Ordering::Relaxed);
         if walk.stopped { Err(Interrupted) } else { Ok(lower) }
     }
 
@@ -321,10 +332,10 @@ impl Search {
     /// and `beta`; otherwise a bound on it on the side it fell (fail-soft).
     fn value(&self, drawn: u64, alpha: i32, beta: i32, walk: &mut Walk) -> i32 {
         walk.nodes += 1;
-        if walk.nodes == CHECK_EVERY {
+        if walk.nodes.is_multiple_of(CHECK_EVERY) {
             // Counted where the record can read it, every so often.
-            self.nodes.fetch_add(walk.nodes, Ordering::Relaxed);
-            walk.nodes = 0;
+            self.nodes.fetch_add(walk.nodes - walk.counted, Ordering::Relaxed);
+            walk.counted = walk.nodes;
             walk.stopped |= walk.progress.should_stop() || self.record.as_ref().is_some_and(|r| r.failed().is_some());
         }
         if walk.stopped {
@@ -359,7 +370,8 @@ impl Search {
         let (key, symmetry) = self.symmetries.canonical(drawn);
         let left = self.open_boxes(drawn);
         let (mut lower, mut upper) = (-left, left);
-        let recorded = self.record.as_ref().filter(|_| drawn.count_ones() <= RECORDED_LINES);
+        let recorded = self.record.as_ref().filter(|_| drawn.count_ones() <= MAX_RECORDED_LINES);
+        let visited = walk.nodes;
         if let Some((low, high)) = recorded.and_then(|record| record.get(key)) {
             (lower, upper) = (lower.max(low), upper.min(high));
         }
@@ -411,8 +423,9 @@ impl Search {
         let bounds = Bounds { lower: bounds.0 as i8, upper: bounds.1 as i8, best: line };
         if !walk.stopped {
             self.table.put(key, bounds);
-            if let Some(record) = recorded {
-                record.put(key, drawn, (bounds.lower.into(), bounds.upper.into()), self.nodes() + walk.nodes);
+            if let Some(record) = recorded.filter(|record| record.worth_keeping(drawn, walk.nodes - visited)) {
+                let nodes = self.nodes() + walk.nodes - walk.counted;
+                record.put(key, drawn, (bounds.lower.into(), bounds.upper.into()), nodes);
             }
         }
         best

@@ -2,10 +2,12 @@
 //! file as each is found, so that a search stopped, killed or carried to
 //! another machine goes on from them: 4×5 runs longer than any sitting.
 //!
-//! Every position with at most [`RECORDED_LINES`] lines drawn is recorded
-//! once its search ends, so a kill loses the positions being searched
-//! below them and nothing else. The file names positions by their lines,
-//! not by the search's keys, so that it outlives changes to the search.
+//! A position is recorded once its search ends if it has at most
+//! [`RECORDED_LINES`] lines drawn, or at most [`MAX_RECORDED_LINES`] and
+//! took [`RECORDED_FROM`] positions to search: a kill loses the searches
+//! under way below the last recorded positions, each shorter than a few
+//! recorded ones. The file names positions by their lines, not by the
+//! search's keys, so that it outlives changes to the search.
 
 use std::collections::BTreeMap;
 use std::fs::{File, TryLockError};
@@ -21,9 +23,22 @@ use solved_engine::table::write_atomically;
 use super::symmetry::Symmetries;
 use super::super::{Board, Line};
 
-/// Positions with at most this many lines drawn are recorded: on 4×5 a
-/// few thousand, each the root of minutes of search.
+/// Positions with at most this many lines drawn are recorded, however
+/// quickly searched.
 pub(super) const RECORDED_LINES: u32 = 3;
+
+/// Positions with more lines drawn than this are never recorded, nor
+/// looked up: they are met too often to ask the record each time. (On
+/// 4×5 the search of a position with 39 lines left, this many drawn,
+/// takes a minute or so.)
+pub(super) const MAX_RECORDED_LINES: u32 = 10;
+
+/// Positions of [`RECORDED_LINES`] to [`MAX_RECORDED_LINES`] lines are
+/// recorded if their search visited at least this many: about half a
+/// minute on one thread.
+const RECORDED_FROM: u64 = 1 << 29;
+
+
 
 /// The least time between two writes of the record: each is synced to
 /// disk, which takes a while, and a kill loses at most this much.
@@ -107,6 +122,8 @@ pub(super) struct Record {
     board: Board,
     began: Instant,
     held: Mutex<Held>,
+    /// [`RECORDED_FROM`], or less in tests.
+    recorded_from: u64,
     /// Held while the record is open, so that two searches do not write
     /// over each other's bounds.
     _lock: File,
@@ -165,7 +182,22 @@ impl Record {
                 (held.nodes_before, held.seconds_before) = (file.nodes, file.seconds);
             }
         }
-        Ok(Record { path: path.into(), board: board.clone(), began: Instant::now(), held: Mutex::new(held), _lock: lock })
+        Ok(Record { path: path.into(), board: board.clone(), began: Instant::now(), held: Mutex::new(held), recorded_from: RECORDED_FROM, _lock: lock })
+    }
+
+    /// Records positions of more than [`RECORDED_LINES`] lines from
+    /// `nodes` visited instead of [`RECORDED_FROM`], so that small boards
+    /// have some.
+    #[cfg(test)]
+    pub(super) fn recording_from(&mut self, nodes: u64) {
+        self.recorded_from = nodes;
+    }
+
+    /// Whether a search of `drawn` that visited `nodes` positions is worth
+    /// recording.
+    pub(super) fn worth_keeping(&self, drawn: u64, nodes: u64) -> bool {
+        let lines = drawn.count_ones();
+        lines <= RECORDED_LINES || (lines <= MAX_RECORDED_LINES && nodes >= self.recorded_from)
     }
 
     /// The bounds recorded for the position of search key `key`.
@@ -266,7 +298,7 @@ fn lines_named(board: &Board, drawn: u64) -> String {
 }
 
 /// The set of free lines of `board` that `text` names.
-fn free_lines_named(board: &Board, text: &str) -> Result<u64, String> {
+pub(super) fn free_lines_named(board: &Board, text: &str) -> Result<u64, String> {
     let lines = board.free_lines();
     let mut drawn = 0u64;
     for name in text.split(',').filter(|name| !name.is_empty()) {

@@ -1,9 +1,13 @@
-use solved_engine::Silent;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use solved_engine::sweep::{self, Margins};
+use solved_engine::{Progress, Silent};
 
 use super::super::{Board, Variant};
-use super::Search;
 use super::check::random_positions;
+use super::record::{MAX_RECORDED_LINES, RECORDED_LINES, free_lines_named};
+use super::{Search, SearchError};
 
 const VARIANTS: [Variant; 3] = [Variant::American, Variant::Swedish, Variant::Icelandic];
 
@@ -102,4 +106,113 @@ fn every_loony_endgame_of_three_boards_is_valued_as_the_sweep_values_it() {
         assert_eq!(wrong, Vec::<String>::new());
         assert!(valued > 100, "{}: only {valued} endgames", board_name(&board));
     }
+}
+
+/// Says to stop once it has been asked `calls` times.
+#[derive(Debug)]
+struct StopAfter {
+    calls: AtomicU64,
+}
+
+impl Progress for StopAfter {
+    fn should_stop(&self) -> bool {
+        self.calls.fetch_sub(1, Ordering::Relaxed) <= 1
+    }
+}
+
+/// The positions a record holds, as sets of drawn lines, with their bounds.
+fn recorded(board: &Board, path: &Path) -> Vec<(u64, i32, i32)> {
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let bound = |entry: &serde_json::Value, name: &str| entry[name].as_i64().unwrap() as i32;
+    file["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let drawn = free_lines_named(board, entry["lines"].as_str().unwrap()).unwrap();
+            (drawn, bound(entry, "lower"), bound(entry, "upper"))
+        })
+        .collect()
+}
+
+/// A search stopped part way goes on from its record to the answer of a
+/// search that was not stopped, visiting fewer positions, and every bound
+/// the record holds is true: with the first lines recorded, and with every
+/// position of up to ten lines whose search visits a thousand or more.
+#[test]
+fn a_search_stopped_part_way_goes_on_from_its_record_to_the_same_answer() {
+    for (rows, cols, variant, recorded_from) in
+        [(3, 3, Variant::American, u64::MAX), (2, 4, Variant::Icelandic, u64::MAX), (3, 3, Variant::American, 1000)]
+    {
+        let board = Board::new(rows, cols, variant).unwrap();
+        let name = board_name(&board);
+        let margins = swept(&board);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.json");
+        let whole = Search::new(&board, 1 << 22).start(&Silent).unwrap();
+        let stopped = Search::new(&board, 1 << 22).with_record(&path).unwrap().recording_from(recorded_from);
+        let stop = StopAfter { calls: AtomicU64::new(3) };
+        assert!(matches!(stopped.start(&stop), Err(SearchError::Interrupted(_))), "{name}");
+        drop(stopped);
+        let bounds = recorded(&board, &path);
+        assert!(!bounds.is_empty(), "{name}: nothing recorded");
+        let deepest = bounds.iter().map(|&(drawn, _, _)| drawn.count_ones()).max().unwrap();
+        if recorded_from == u64::MAX {
+            assert!(deepest <= RECORDED_LINES, "{name}: {deepest} lines");
+        } else {
+            assert!((RECORDED_LINES + 1..=MAX_RECORDED_LINES).contains(&deepest), "{name}: {deepest} lines");
+        }
+        for &(drawn, lower, upper) in &bounds {
+            let margin = i32::from(margins.get(drawn));
+            assert!((lower..=upper).contains(&margin), "{name}: {drawn:#x}: {lower}..={upper}, sweep {margin}");
+        }
+        let resumed =
+            Search::new(&board, 1 << 22).with_record(&path).unwrap().recording_from(recorded_from).start(&Silent).unwrap();
+        assert_eq!(resumed.recorded.0, bounds.len(), "{name}");
+        assert_eq!((resumed.value, &resumed.first_moves), (whole.value, &whole.first_moves), "{name}");
+        assert!(resumed.nodes < whole.nodes, "{name}: {} positions resumed, {} whole", resumed.nodes, whole.nodes);
+        // Every first line is recorded now: a third run searches nothing
+        // below them.
+        let again = Search::new(&board, 1 << 22).with_record(&path).unwrap().start(&Silent).unwrap();
+        assert_eq!((again.value, &again.first_moves), (whole.value, &whole.first_moves), "{name}");
+        // MTD(f) asks each first line twice, for each side of its value.
+        assert!(again.nodes <= 3 * board.free_line_count() as u64, "{name}: {} positions", again.nodes);
+        for &(drawn, lower, upper) in &recorded(&board, &path) {
+            let margin = i32::from(margins.get(drawn));
+            assert!((lower..=upper).contains(&margin), "{name}: {drawn:#x}: {lower}..={upper}, sweep {margin}");
+        }
+    }
+}
+
+/// A record that cannot be a true one of this board is refused, saying
+/// why, and left as it was; so is one another search holds.
+#[test]
+fn a_record_of_another_board_or_not_a_record_at_all_is_refused_and_kept() {
+    let board = Board::new(2, 2, Variant::American).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("record.json");
+    let head = r#"{"format":"solved dots-and-boxes search record 1","rows":2,"cols":2,"variant":"american","nodes":5,"seconds":1.0,"positions":["#;
+    for (text, says) in [
+        ("not json".to_string(), "expected"),
+        (head.replace("record 1", "record 9") + "]}", "format"),
+        (head.replace("\"rows\":2", "\"rows\":3") + "]}", "it is of 3x2 american, not of 2x2 american"),
+        (format!(r#"{head}{{"lines":"ab,zz","lower":0,"upper":0}}]}}"#), "zz"),
+        (format!(r#"{head}{{"lines":"ab,ab","lower":0,"upper":0}}]}}"#), "ab twice"),
+        (format!(r#"{head}{{"lines":"ab","lower":2,"upper":0}}]}}"#), "lower bound above upper"),
+        (
+            format!(r#"{head}{{"lines":"ab","lower":2,"upper":4}},{{"lines":"ab","lower":-4,"upper":0}}]}}"#),
+            "contradict",
+        ),
+    ] {
+        std::fs::write(&path, &text).unwrap();
+        let error = Search::new(&board, 1 << 12).with_record(&path).unwrap_err().to_string();
+        assert!(error.contains(says) && error.contains("record.json"), "{text}: {error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+    std::fs::remove_file(&path).unwrap();
+    let held = Search::new(&board, 1 << 12).with_record(&path).unwrap();
+    let error = Search::new(&board, 1 << 12).with_record(&path).unwrap_err().to_string();
+    assert!(error.contains("another search is writing it"), "{error}");
+    drop(held);
+    Search::new(&board, 1 << 12).with_record(&path).unwrap();
 }
