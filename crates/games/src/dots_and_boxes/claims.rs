@@ -3,7 +3,7 @@
 use solved_engine::{Progress, Table, TableError};
 
 use super::quiet::{QuietOutcomes, QuietTable, agrees_with_sweep};
-use super::search::search_agrees_with_sweep;
+use super::search::{check_record, search_agrees_with_sweep};
 use super::wilson::{Diagram, Loony};
 use super::{Board, Scorer, Variant};
 use crate::claims::{ClaimCheck, Verdict};
@@ -13,6 +13,10 @@ use crate::tables::ObtainError;
 const WILSON_3X3: &str = include_str!("data/3x3_american_scores.txt");
 const WILSON_3X5: &str = include_str!("data/3x5_american_scores.txt");
 const WILSON_4X4: &str = include_str!("data/4x4_american_scores_loony.txt");
+
+/// The 4×5 search's record, as far as it has come (see `data/SOURCES.md`).
+const RECORD_4X5: &str = include_str!("data/4x5_american_search.json");
+const RECORD_4X5_PATH: &str = "crates/games/src/dots_and_boxes/data/4x5_american_search.json";
 
 /// A published value of a board's start, as we check it.
 struct StartClaim {
@@ -183,18 +187,44 @@ pub fn verify<E: From<TableError>>(
             }
         });
     }
-    claims.push(ClaimCheck::new(
-        "9",
-        "4x5 American",
-        "Barker & Korf, AAAI 2012",
-        "tie",
-        match Board::new(4, 5, Variant::American) {
-            Err(error) => format!("not yet reachable: {error}"),
-            Ok(_) => "within reach: add the claim".into(),
-        },
-        Verdict::NotYetReachable,
-    ));
+    claims.push(check_4x5(RECORD_4X5));
     Ok(claims)
+}
+
+/// Barker and Korf's 4×5 tie, as far as the search's record in the
+/// repository has come: the record read, every recorded position held to
+/// its recorded children, and the start's value once it is recorded.
+fn check_4x5(record: &str) -> ClaimCheck {
+    let claim = |ours: String, verdict| {
+        ClaimCheck::new("9", "4x5 American (49 lines): a tie", "Barker & Korf, AAAI 2012", "0 (a tie)", ours, verdict)
+    };
+    let board = Board::for_search(4, 5, Variant::American).expect("4x5 is within the search's reach");
+    let check = match check_record(&board, record) {
+        Ok(check) => check,
+        Err(error) => return claim(format!("the search's record is not one: {error}"), Verdict::Disagrees),
+    };
+    let work = format!(
+        "{} positions recorded, {} positions searched in {:.1} hours",
+        check.positions,
+        crate::text::thousands(check.nodes),
+        check.seconds / 3600.0
+    );
+    if !check.contradictions.is_empty() {
+        let some = check.contradictions.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
+        return claim(
+            format!("the record contradicts itself at {} positions ({some}): {work}", check.contradictions.len()),
+            Verdict::Disagrees,
+        );
+    }
+    match check.start {
+        (lower, upper) if lower == upper => claim(format!("{lower:+} by search ({work})"), Verdict::of(lower == 0)),
+        (lower, upper) => claim(
+            format!(
+                "under way: the start lies in {lower:+}..={upper:+} so far ({work}; `solved solve dots-and-boxes --rows 4 --cols 5 --record {RECORD_4X5_PATH}` goes on)"
+            ),
+            Verdict::NotYetReachable,
+        ),
+    }
 }
 
 /// Compares every line of the start with Wilson's diagram: its score and,
@@ -277,3 +307,24 @@ pub fn verify_against_sweep(progress: &dyn Progress) -> Result<Vec<ClaimCheck>, 
 
 /// Random positions of each swept board the search is checked at.
 const SEARCH_SAMPLES: usize = 10_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = r#"{"format":"solved dots-and-boxes search record 1","rows":4,"cols":5,"variant":"american","nodes":7,"seconds":3600.0,"positions":["#;
+
+    /// The record in the repository reads and holds together; a record
+    /// that gives the start a value is held to the tie.
+    #[test]
+    fn the_4x5_claim_reads_the_record_and_holds_its_start_to_the_tie() {
+        assert_ne!(check_4x5(RECORD_4X5).verdict, Verdict::Disagrees, "{}", check_4x5(RECORD_4X5).ours);
+        let with_start = |bounds: &str| format!(r#"{HEAD}{{"lines":"",{bounds}}}]}}"#);
+        assert_eq!(check_4x5(&with_start(r#""lower":0,"upper":0"#)).verdict, Verdict::Agrees);
+        assert_eq!(check_4x5(&with_start(r#""lower":2,"upper":2"#)).verdict, Verdict::Disagrees);
+        assert_eq!(check_4x5(&with_start(r#""lower":-2,"upper":2"#)).verdict, Verdict::NotYetReachable);
+        let broken = check_4x5("{");
+        assert_eq!(broken.verdict, Verdict::Disagrees);
+        assert!(broken.ours.contains("not one"), "{}", broken.ours);
+    }
+}

@@ -57,10 +57,10 @@ impl Game for DotsAndBoxes {
                 match Board::new(board.rows(), board.cols(), board.variant()) {
                     Ok(_) if !search => {
                         if params.is_given(RECORD.name) || params.is_given(MEMORY.name) {
-                            return Err(
-                                ParamError::Combination("--record and --memory are for the search: give --search too")
-                                    .into(),
-                            );
+                            return Err(ParamError::Combination(
+                                "--record and --memory are for the search: give --search too",
+                            )
+                            .into());
                         }
                         Box::new(solve(&board, params.flag(SWEEP.name)?, host)?)
                     }

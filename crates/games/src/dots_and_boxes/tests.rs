@@ -297,7 +297,9 @@ fn published_claims_one_to_six_hold_and_the_large_ones_wait_for_their_tables() {
         assert_eq!(claim.verdict, Verdict::NotYetReachable, "{claim:?}");
         assert!(claim.ours.contains("solved solve dots-and-boxes --rows"), "{claim:?}");
     }
-    assert!(claims[8].ours.contains("49 undrawn lines"), "{:?}", claims[8]);
+    // 4×5 by the search's record, which its own tests cover.
+    assert_ne!(claims[8].verdict, Verdict::Disagrees, "{:?}", claims[8]);
+    assert!(claims[8].ours.contains("positions recorded"), "{:?}", claims[8]);
 }
 
 #[test]

@@ -38,8 +38,8 @@ use rayon::prelude::*;
 use solved_engine::{Interrupted, Progress};
 
 pub use self::check::search_agrees_with_sweep;
-pub use self::record::RecordError;
 use self::record::{MAX_RECORDED_LINES, Record};
+pub use self::record::{RecordCheck, RecordError, check_record};
 use self::symmetry::Symmetries;
 use self::table::{Bounds, TranspositionTable};
 use super::{Board, Line};

@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 use solved_engine::TableError;
 use solved_engine::table::write_atomically;
 
-use super::symmetry::Symmetries;
 use super::super::{Board, Line};
+use super::Search;
+use super::symmetry::Symmetries;
 
 /// Positions with at most this many lines drawn are recorded, however
 /// quickly searched.
@@ -37,8 +38,6 @@ pub(super) const MAX_RECORDED_LINES: u32 = 10;
 /// recorded if their search visited at least this many: about half a
 /// minute on one thread.
 const RECORDED_FROM: u64 = 1 << 29;
-
-
 
 /// The least time between two writes of the record: each is synced to
 /// disk, which takes a while, and a kill loses at most this much.
@@ -150,39 +149,19 @@ impl Record {
             Err(error) if error.kind() == io::ErrorKind::NotFound => {}
             Err(error) => return Err(io_error(error)),
             Ok(text) => {
-                let invalid = |reason: String| RecordError::Invalid { path: path.into(), reason };
-                let file: RecordFile = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-                if file.format != FORMAT {
-                    return Err(invalid(format!("its format is {:?}, not {FORMAT:?}", file.format)));
-                }
-                if (file.rows, file.cols, file.variant.as_str()) != (board.rows(), board.cols(), board.variant().id()) {
-                    return Err(invalid(format!(
-                        "it is of {}x{} {}, not of {}x{} {}",
-                        file.rows,
-                        file.cols,
-                        file.variant,
-                        board.rows(),
-                        board.cols(),
-                        board.variant().id()
-                    )));
-                }
-                for position in file.positions {
-                    let drawn = free_lines_named(board, &position.lines).map_err(&invalid)?;
-                    if position.lower > position.upper {
-                        return Err(invalid(format!("{}: lower bound above upper", position.lines)));
-                    }
-                    let (key, _) = symmetries.canonical(drawn);
-                    let entry = held.bounds.entry(key).or_insert((drawn, i8::MIN, i8::MAX));
-                    entry.1 = entry.1.max(position.lower);
-                    entry.2 = entry.2.min(position.upper);
-                    if entry.1 > entry.2 {
-                        return Err(invalid(format!("{}: its bounds contradict another entry's", position.lines)));
-                    }
-                }
-                (held.nodes_before, held.seconds_before) = (file.nodes, file.seconds);
+                let read = read(&text, board, symmetries)
+                    .map_err(|reason| RecordError::Invalid { path: path.into(), reason })?;
+                (held.bounds, held.nodes_before, held.seconds_before) = (read.bounds, read.nodes, read.seconds);
             }
         }
-        Ok(Record { path: path.into(), board: board.clone(), began: Instant::now(), held: Mutex::new(held), recorded_from: RECORDED_FROM, _lock: lock })
+        Ok(Record {
+            path: path.into(),
+            board: board.clone(),
+            began: Instant::now(),
+            held: Mutex::new(held),
+            recorded_from: RECORDED_FROM,
+            _lock: lock,
+        })
     }
 
     /// Records positions of more than [`RECORDED_LINES`] lines from
@@ -285,6 +264,122 @@ impl Record {
     }
 }
 
+/// What a record holds: the bounds by the search's key of each position
+/// (with the lines of one position of its class), and the positions
+/// visited and seconds spent by the runs that wrote it.
+struct Contents {
+    bounds: BTreeMap<u64, (u64, i8, i8)>,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// The record `text` of a search of `board`, or why it is not one.
+fn read(text: &str, board: &Board, symmetries: &Symmetries) -> Result<Contents, String> {
+    let file: RecordFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if file.format != FORMAT {
+        return Err(format!("its format is {:?}, not {FORMAT:?}", file.format));
+    }
+    if (file.rows, file.cols, file.variant.as_str()) != (board.rows(), board.cols(), board.variant().id()) {
+        return Err(format!(
+            "it is of {}x{} {}, not of {}x{} {}",
+            file.rows,
+            file.cols,
+            file.variant,
+            board.rows(),
+            board.cols(),
+            board.variant().id()
+        ));
+    }
+    let mut bounds = BTreeMap::new();
+    for position in file.positions {
+        let drawn = free_lines_named(board, &position.lines)?;
+        if position.lower > position.upper {
+            return Err(format!("{}: lower bound above upper", position.lines));
+        }
+        let (key, _) = symmetries.canonical(drawn);
+        let entry = bounds.entry(key).or_insert((drawn, i8::MIN, i8::MAX));
+        entry.1 = entry.1.max(position.lower);
+        entry.2 = entry.2.min(position.upper);
+        if entry.1 > entry.2 {
+            return Err(format!("{}: its bounds contradict another entry's", position.lines));
+        }
+    }
+    Ok(Contents { bounds, nodes: file.nodes, seconds: file.seconds })
+}
+
+/// A record read back and held to the rule every true margin keeps: a
+/// position's margin is the best of what its lines lead to.
+#[derive(Clone, Debug)]
+pub struct RecordCheck {
+    /// Positions recorded.
+    pub positions: usize,
+    /// Positions visited and seconds spent by the runs that wrote it.
+    pub nodes: u64,
+    /// Seconds spent by the runs that wrote it.
+    pub seconds: f64,
+    /// What the record says of the start's value (final score A − B):
+    /// it lies in `lower..=upper`.
+    pub start: (i32, i32),
+    /// Each first line, in Wilson order, and the bounds on the final score
+    /// it leads to, where recorded.
+    pub first_moves: Vec<(Line, Option<(i32, i32)>)>,
+    /// Positions whose bounds their recorded children contradict, by their
+    /// lines.
+    pub contradictions: Vec<String>,
+}
+
+/// Reads `text`, the record of a search of `board`, and checks every
+/// recorded position against its recorded children: its margin is at
+/// least what any line leads to, and at most the best of them when all
+/// are recorded.
+///
+/// # Errors
+///
+/// Why `text` is not a record of `board`.
+pub fn check_record(board: &Board, text: &str) -> Result<RecordCheck, String> {
+    let search = Search::new(board, 16);
+    let contents = read(text, board, &search.symmetries)?;
+    let bounds = |drawn: u64| {
+        contents.bounds.get(&search.symmetries.canonical(drawn).0).map(|&(_, l, u)| (i32::from(l), i32::from(u)))
+    };
+    // The bounds on what drawing `line` at `drawn` is worth to the mover.
+    let after = |drawn: u64, line: u64| {
+        let taken = search.completed(drawn, line);
+        bounds(drawn | line).map(|(l, u)| if taken > 0 { (taken + l, taken + u) } else { (-u, -l) })
+    };
+    let mut contradictions = Vec::new();
+    for &(drawn, lower, upper) in contents.bounds.values() {
+        let (lower, upper) = (i32::from(lower), i32::from(upper));
+        let open = search.all & !drawn;
+        let lines = (0..64).map(|bit| 1u64 << bit).filter(|&line| open & line != 0);
+        let children: Vec<Option<(i32, i32)>> = lines.map(|line| after(drawn, line)).collect();
+        let least = children.iter().flatten().map(|&(l, _)| l).max();
+        let most =
+            children.iter().map(|c| c.map(|(_, u)| u)).collect::<Option<Vec<i32>>>().and_then(|u| u.into_iter().max());
+        if least.is_some_and(|least| least > upper) || most.is_some_and(|most| most < lower) {
+            contradictions.push(lines_named(board, drawn));
+        }
+    }
+    let first_moves: Vec<(Line, Option<(i32, i32)>)> =
+        board.free_lines().iter().enumerate().map(|(bit, &line)| (line, after(0, 1 << bit))).collect();
+    // The search records the first lines, not the start: its value is the
+    // best of theirs.
+    let boxes = search.open_boxes(0);
+    let (mut lower, mut upper) = bounds(0).unwrap_or((-boxes, boxes));
+    lower = lower.max(first_moves.iter().filter_map(|(_, b)| b.map(|(l, _)| l)).max().unwrap_or(-boxes));
+    if let Some(most) = first_moves.iter().map(|(_, b)| b.map(|(_, u)| u)).collect::<Option<Vec<i32>>>() {
+        upper = upper.min(most.into_iter().max().unwrap_or(boxes));
+    }
+    Ok(RecordCheck {
+        positions: contents.bounds.len(),
+        nodes: contents.nodes,
+        seconds: contents.seconds,
+        start: (lower, upper),
+        first_moves,
+        contradictions,
+    })
+}
+
 /// The lock file beside the record `path`.
 fn lock_path(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -294,7 +389,11 @@ fn lock_path(path: &Path) -> PathBuf {
 /// The free lines of `board` set in `drawn`, by name.
 fn lines_named(board: &Board, drawn: u64) -> String {
     let lines = board.free_lines();
-    (0..lines.len()).filter(|&bit| drawn >> bit & 1 == 1).map(|bit| lines[bit].to_string()).collect::<Vec<_>>().join(",")
+    (0..lines.len())
+        .filter(|&bit| drawn >> bit & 1 == 1)
+        .map(|bit| lines[bit].to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The set of free lines of `board` that `text` names.
@@ -303,7 +402,8 @@ pub(super) fn free_lines_named(board: &Board, text: &str) -> Result<u64, String>
     let mut drawn = 0u64;
     for name in text.split(',').filter(|name| !name.is_empty()) {
         let line: Line = board.line_named(name).map_err(|e| format!("{text}: {e}"))?;
-        let bit = lines.iter().position(|&l| l == line).ok_or_else(|| format!("{text}: {name} is drawn before the game"))?;
+        let bit =
+            lines.iter().position(|&l| l == line).ok_or_else(|| format!("{text}: {name} is drawn before the game"))?;
         if drawn >> bit & 1 == 1 {
             return Err(format!("{text}: {name} twice"));
         }

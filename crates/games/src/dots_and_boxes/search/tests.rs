@@ -7,7 +7,7 @@ use solved_engine::{Progress, Silent};
 use super::super::{Board, Variant};
 use super::check::random_positions;
 use super::record::{MAX_RECORDED_LINES, RECORDED_LINES, free_lines_named};
-use super::{Search, SearchError};
+use super::{Search, SearchError, check_record};
 
 const VARIANTS: [Variant; 3] = [Variant::American, Variant::Swedish, Variant::Icelandic];
 
@@ -166,8 +166,12 @@ fn a_search_stopped_part_way_goes_on_from_its_record_to_the_same_answer() {
             let margin = i32::from(margins.get(drawn));
             assert!((lower..=upper).contains(&margin), "{name}: {drawn:#x}: {lower}..={upper}, sweep {margin}");
         }
-        let resumed =
-            Search::new(&board, 1 << 22).with_record(&path).unwrap().recording_from(recorded_from).start(&Silent).unwrap();
+        let resumed = Search::new(&board, 1 << 22)
+            .with_record(&path)
+            .unwrap()
+            .recording_from(recorded_from)
+            .start(&Silent)
+            .unwrap();
         assert_eq!(resumed.recorded.0, bounds.len(), "{name}");
         assert_eq!((resumed.value, &resumed.first_moves), (whole.value, &whole.first_moves), "{name}");
         assert!(resumed.nodes < whole.nodes, "{name}: {} positions resumed, {} whole", resumed.nodes, whole.nodes);
@@ -215,4 +219,35 @@ fn a_record_of_another_board_or_not_a_record_at_all_is_refused_and_kept() {
     assert!(error.contains("another search is writing it"), "{error}");
     drop(held);
     Search::new(&board, 1 << 12).with_record(&path).unwrap();
+}
+
+/// A whole record of a board reads back as the sweep's start and first
+/// lines, every position consistent with its children; a false bound put
+/// in is caught.
+#[test]
+fn a_record_read_back_gives_the_sweeps_values_and_a_false_bound_is_caught() {
+    let board = Board::new(3, 3, Variant::American).unwrap();
+    let margins = swept(&board);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("record.json");
+    Search::new(&board, 1 << 22).with_record(&path).unwrap().recording_from(1000).start(&Silent).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let check = check_record(&board, &text).unwrap();
+    assert_eq!(check.contradictions, Vec::<String>::new());
+    let start = i32::from(margins.get(0));
+    assert_eq!(check.start, (start, start));
+    assert!(check.positions > 100, "{} positions", check.positions);
+    for (bit, (line, bounds)) in check.first_moves.iter().enumerate() {
+        let score = -i32::from(margins.get(1 << bit));
+        assert_eq!(*bounds, Some((score, score)), "{line}");
+    }
+    // A first line said to hand A all nine boxes.
+    let mut file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let first = file["positions"].as_array_mut().unwrap().iter_mut().find(|p| p["lines"] == "ab").unwrap();
+    (first["lower"], first["upper"]) = ((-9).into(), (-9).into());
+    let check = check_record(&board, &file.to_string()).unwrap();
+    assert_eq!(check.contradictions, vec!["ab".to_string()]);
+    assert_eq!(check.start, (9, 9), "the start, read from the first lines, takes the false bound");
+    let other = Board::new(3, 3, Variant::Swedish).unwrap();
+    assert!(check_record(&other, &text).unwrap_err().contains("not of 3x3 swedish"));
 }
