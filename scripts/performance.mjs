@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // docs/performance.md, the one table of how fast `solved` is, made from what `solved bench … --json` measured.
 //
-//   node scripts/performance.mjs run [SOLVED]   time every workload with the release build (or SOLVED), keep each
-//                                                bench's JSON in docs/performance/, then write the page
+//   node scripts/performance.mjs run [SOLVED] [ID...]   time every workload (or those named) with the release build
+//                                                (or SOLVED), keep each bench's JSON in docs/performance/, then write
+//                                                the page
 //   node scripts/performance.mjs render         write the page from the JSON kept
 //   node scripts/performance.mjs check          fail if the page is not what the JSON kept gives
 //
@@ -63,6 +64,16 @@ const SOLVES = [
   { id: "solve-tic-tac-chec", title: "Tic-Tac-Chec", args: ["tic-tac-chec"] },
 ];
 
+/**
+ * What `solved solve --search` takes to find the start's value and every first line's from nothing (a fresh record),
+ * on two threads, against the target its issue set.
+ */
+const SEARCHES = [
+  { id: "search-dots-and-boxes-3x4", title: "Dots and Boxes 3×4 American", args: ["dots-and-boxes", "--rows", "3", "--cols", "4", "--search"], target: null },
+  { id: "search-dots-and-boxes-3x5", title: "Dots and Boxes 3×5 American", args: ["dots-and-boxes", "--rows", "3", "--cols", "5", "--search"], target: 600 },
+  { id: "search-dots-and-boxes-4x4", title: "Dots and Boxes 4×4 American", args: ["dots-and-boxes", "--rows", "4", "--cols", "4", "--search"], target: 1800 },
+];
+
 /** The command that builds a table from nothing, as the page shows it. */
 function solveCommand(solve) {
   return ["solved", "--data-dir", "EMPTY_DIR", "--threads", "2", "solve", ...solve.args, "--json"];
@@ -78,25 +89,27 @@ function machine() {
   return `${model}, ${cpus().length} threads, ${Math.round(totalmem() / 2 ** 30)} GiB`;
 }
 
-function run(solved) {
+function run(solved, only) {
   const binary = solved || join(root, "target/release/solved");
   statSync(binary);
   const commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   mkdirSync(kept, { recursive: true });
-  for (const workload of WORKLOADS) {
+  const wanted = (entry) => only.length === 0 || only.includes(entry.id);
+  for (const workload of WORKLOADS.filter(wanted)) {
     const [, ...args] = command(workload);
     process.stderr.write(`performance: ${command(workload).join(" ")}\n`);
     const bench = JSON.parse(execFileSync(binary, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
     const record = { workload: workload.id, command: command(workload).join(" "), machine: machine(), commit, date: new Date().toISOString().slice(0, 10), bench };
     writeFileSync(join(kept, `${workload.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   }
-  for (const solve of SOLVES) {
+  for (const solve of [...SOLVES, ...SEARCHES].filter(wanted)) {
     const dir = mkdtempSync(join(tmpdir(), "solved-performance-"));
     const [, ...args] = solveCommand(solve).map((word) => (word === "EMPTY_DIR" ? dir : word));
     process.stderr.write(`performance: ${solveCommand(solve).join(" ")}\n`);
     const answer = JSON.parse(execFileSync(binary, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
     rmSync(dir, { recursive: true, force: true });
     const record = { workload: solve.id, command: solveCommand(solve).join(" "), machine: machine(), commit, date: new Date().toISOString().slice(0, 10), seconds: answer.seconds };
+    if (answer.method === "search") Object.assign(record, { nodes: answer.nodes, value: answer.value, first_moves: answer.first_moves.length });
     writeFileSync(join(kept, `${solve.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   }
 }
@@ -135,6 +148,14 @@ function render() {
     runs.add(`${record.machine}; commit \`${record.commit}\`, ${record.date}`);
     return `| ${solve.title} | ${seconds(record.seconds)} |`;
   });
+  const searched = SEARCHES.map((search) => {
+    const record = records.get(search.id);
+    if (!record) throw new Error(`no measurement of ${search.id} in docs/performance/: run \`node scripts/performance.mjs run\``);
+    commands.push(record.command);
+    runs.add(`${record.machine}; commit \`${record.commit}\`, ${record.date}`);
+    const target = search.target ? `≤ ${search.target / 60} min` : "none set";
+    return `| ${search.title} | ${record.first_moves} | ${record.value} | ${thousands(record.nodes)} | ${seconds(record.seconds)} | ${target} |`;
+  });
   const text = `# Performance
 
 How long \`solved\` takes to solve every position of each workload from
@@ -157,6 +178,14 @@ then writing it; at two threads:
 | --- | --- |
 ${built.join("\n")}
 
+The search (\`solve --search\`), which keeps no table of every position,
+finds the start's value and every first line's from nothing (a fresh
+record); at two threads:
+
+| board | first lines | value | positions searched | time | target |
+| --- | --- | --- | --- | --- | --- |
+${searched.join("\n")}
+
 Measured on ${[...runs].join("; ")}, with the release build
 (\`cargo build --release\`), by:
 
@@ -173,9 +202,9 @@ was tried, is in the working notes, \`docs/notes/\`.
   return text;
 }
 
-const [mode, solved] = process.argv.slice(2);
+const [mode, solved, ...only] = process.argv.slice(2);
 if (mode === "run") {
-  run(solved);
+  run(solved, only);
   writeFileSync(page, render());
 } else if (mode === "render") {
   writeFileSync(page, render());
@@ -185,6 +214,6 @@ if (mode === "run") {
     process.exit(1);
   }
 } else {
-  process.stderr.write("usage: node scripts/performance.mjs run [SOLVED] | render | check\n");
+  process.stderr.write("usage: node scripts/performance.mjs run [SOLVED] [ID...] | render | check\n");
   process.exit(2);
 }
