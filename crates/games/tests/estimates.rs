@@ -34,3 +34,20 @@ fn every_estimate_is_within_a_factor_of_two_of_the_measured_solve() {
         );
     }
 }
+
+/// The boards the search's estimate scales from, as measured.
+#[test]
+fn the_search_estimate_starts_from_the_searches_measured() {
+    use solved_games::dots_and_boxes::search::estimate::search_seconds;
+    for (workload, rows, cols) in
+        [("search-dots-and-boxes-3x4", 3, 4), ("search-dots-and-boxes-3x5", 3, 5), ("search-dots-and-boxes-4x4", 4, 4)]
+    {
+        let lines = Board::for_search(rows, cols, Variant::American).unwrap().free_line_count();
+        let (low, high) = search_seconds(lines);
+        let seconds = measured(workload);
+        assert!(
+            low / 2.0 <= seconds && seconds <= high * 2.0,
+            "{workload}: estimated {low:.1} to {high:.1} s, measured {seconds:.1} s"
+        );
+    }
+}

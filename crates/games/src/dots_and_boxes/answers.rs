@@ -270,8 +270,10 @@ struct LineJson {
     best: bool,
     takes: usize,
     /// Who must make the next loony move after this line: `"A"` (Wilson's
-    /// `v`), `"B"` (`^`), or null for neither.
-    loony: Option<&'static str>,
+    /// `v`), `"B"` (`^`), or null for neither; left out where the search
+    /// scored the line, which does not know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loony: Option<Option<&'static str>>,
     /// How good a line it is, as a player's line is marked.
     grade: Grade,
 }
@@ -292,6 +294,10 @@ pub(super) struct Probe {
     value: i32,
     over: bool,
     moves: Vec<LineJson>,
+    /// `"search"` where the lines were scored by search, for a board too
+    /// large to table; left out where they come from the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'static str>,
     /// The perfect player's line here, for a page.
     #[serde(skip_serializing_if = "Option::is_none")]
     choice: Option<String>,
@@ -352,10 +358,11 @@ impl Probe {
                     score: s.score,
                     best: s.best,
                     takes: s.takes,
-                    loony: mark(s.loony),
+                    loony: Some(mark(s.loony)),
                     grade,
                 })
                 .collect(),
+            method: None,
             choice,
             diagram_marks_agree: (!loony.is_empty()).then_some(differing.is_empty()),
             differing,
@@ -363,6 +370,17 @@ impl Probe {
             pos: pos.clone(),
             scores,
         }
+    }
+}
+
+impl Probe {
+    /// This probe, its lines scored by search: no loony marks are known.
+    pub(super) fn searched(mut self) -> Probe {
+        self.method = Some("search");
+        for line in &mut self.moves {
+            line.loony = None;
+        }
+        self
     }
 }
 
@@ -381,7 +399,13 @@ impl Answer for Probe {
         } else {
             let best: Vec<String> = self.scores.iter().filter(|s| s.best).map(|s| s.line.to_string()).collect();
             let _ = writeln!(text, "with best play: {}; best lines: {}", outcome(self.value), best.join(", "));
-            let _ = writeln!(text, "{LOONY_KEY}");
+            if self.method.is_some() {
+                text.push_str(
+                    "scored by alpha-beta search: the board is too large to table, and no loony marks are known\n",
+                );
+            } else {
+                let _ = writeln!(text, "{LOONY_KEY}");
+            }
         }
         match self.diagram_marks_agree {
             Some(true) => text.push_str("the diagram's loony marks agree with ours\n"),

@@ -15,7 +15,7 @@ const WILSON_3X5: &str = include_str!("data/3x5_american_scores.txt");
 const WILSON_4X4: &str = include_str!("data/4x4_american_scores_loony.txt");
 
 /// The 4×5 search's record, as far as it has come (see `data/SOURCES.md`).
-const RECORD_4X5: &str = include_str!("data/4x5_american_search.json");
+pub(super) const RECORD_4X5: &str = include_str!("data/4x5_american_search.json");
 const RECORD_4X5_PATH: &str = "crates/games/src/dots_and_boxes/data/4x5_american_search.json";
 
 /// A published value of a board's start, as we check it.

@@ -8,26 +8,30 @@ use solved_engine::Table;
 use solved_engine::table::Margin;
 
 use super::answers::{Probe, Searched, Solved, Summary};
-use super::game::{MEMORY, RECORD, SEARCH, SWEEP};
+use super::claims::RECORD_4X5;
+use super::game::{MEMORY, RECORD, SEARCH, SWEEP, UNASKED_SEARCH_LINES};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
-use super::search::Search;
-use super::{Board, INFO, MAX_FREE_LINES, ProbeRequest, Scorer, probe_request, verify_against_sweep};
+use super::search::{Search, estimate};
+use super::{
+    Board, INFO, LineScore, MAX_FREE_LINES, Position, ProbeRequest, Scorer, Variant, probe_request,
+    verify_against_sweep,
+};
 use crate::contest::{computer_move, match_params, play_match};
-use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted};
+use crate::front::{self, Answer, Claims, Game, Host, Refused, TimedSolve, Wanted};
 use crate::info::{GameInfo, Operation};
+use crate::levels::LEVEL;
 use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
 use crate::tables::{Provenance, Solvable};
 
+/// The longest a search that answers a request may be expected to take.
+const MAX_SEARCH_SECONDS_ON_REQUEST: f64 = 10.0;
+
 /// The most memory the search's table of bounds takes unless told: 16
 /// bytes a slot.
 const SEARCH_TABLE_GB: f64 = 2.0;
-
-/// The most lines of a board too large to table that `solve` searches
-/// without being asked: 4×5 American's, the largest board ever solved.
-const UNASKED_SEARCH_LINES: u32 = 49;
 
 /// Dots and Boxes in the registry.
 pub const GAME: &dyn Game = &DotsAndBoxes;
@@ -211,17 +215,18 @@ fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Resu
     let search = Search::new(board, table_bytes).with_record(&record)?;
     let (recorded, _, seconds) = search.recorded();
     host.progress().note(&format!(
-        "searching the {} first lines of {}x{} {} with a {} MB table of bounds, recording at {}{}: the time is not known in advance (docs/notes/dots-and-boxes-search.md has the boards measured)",
+        "searching the {} first lines of {}x{} {} with a {} MB table of bounds, recording at {}: {} from nothing on two threads of the machine in docs/performance.md (a guess past the boards measured there){}",
         board.free_line_count(),
         board.rows(),
         board.cols(),
         board.variant().id(),
         table_bytes / 1_000_000,
         record.display(),
+        estimate::say(estimate::search_seconds(board.free_line_count())),
         if recorded == 0 {
             String::new()
         } else {
-            format!(" (going on from {recorded} positions found in {:.1} hours)", seconds / 3600.0)
+            format!("; going on from {recorded} positions recorded over {:.1} hours", seconds / 3600.0)
         }
     ));
     let start = search.start(host.progress())?;
@@ -230,6 +235,9 @@ fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Resu
 
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
     let ProbeRequest { board, position: pos, loony } = probe_request(params)?;
+    if Board::new(board.rows(), board.cols(), board.variant()).is_err() {
+        return probe_by_search(&board, &pos, params, host);
+    }
     let (quiet, table, _) = table(&board, host)?;
     let judge = Judge { board, quiet, table };
     let scorer = judge.scorer();
@@ -237,6 +245,65 @@ fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
     let choice = next.and_then(|next| judge.line_between(&pos, &next));
     let (value, scores) = (scorer.value(&pos)?, scorer.line_scores(&pos)?);
     Ok(Probe::new(&judge.board, &pos, value, scores, &loony, choice.map(|line| line.to_string())))
+}
+
+/// A position of a board too large to table, every undrawn line scored by
+/// search (on 4×5 American, from the repository's record as far as it
+/// reaches), the time it may take said first.
+fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
+    // The search finds the best lines only: the perfect player's choice.
+    if params.text(LEVEL.name).is_some_and(|level| level != "perfect") {
+        return Err(ParamError::Combination(
+            "--level plays from the table, and this board is too large to table: its lines are scored by search, the best chosen",
+        )
+        .into());
+    }
+    let undrawn = board.undrawn(pos).count() as u32;
+    let table_bytes = (16usize << undrawn.min(40)).min((SEARCH_TABLE_GB * 1e9) as usize);
+    let mut search = Search::new(board, table_bytes);
+    if (board.rows(), board.cols(), board.variant()) == (4, 5, Variant::American) {
+        search = search.knowing(RECORD_4X5).map_err(|e| anyhow::anyhow!("the 4x5 search's record: {e}"))?;
+    }
+    let worths = match search.recorded_line_worths(pos.drawn()) {
+        Some(worths) => worths,
+        None => {
+            let seconds = estimate::search_seconds(undrawn);
+            let said = format!(
+                "{}x{} {} is too large to table: searching the {undrawn} lines of this position takes {} on two threads of the machine in docs/performance.md",
+                board.rows(),
+                board.cols(),
+                board.variant().id(),
+                estimate::say(seconds),
+            );
+            if host.serves_requests() && seconds.1 > MAX_SEARCH_SECONDS_ON_REQUEST {
+                return Err(Refused(format!(
+                    "{said}; a page searches only positions of a few seconds: `{} MOVES` searches this one",
+                    INFO.command_line(Operation::Probe, &board.to_params())
+                ))
+                .into());
+            }
+            host.progress().note(&said);
+            search.line_worths(pos.drawn(), host.progress())?
+        }
+    };
+    let sign = pos.turn().sign();
+    let mut scores: Vec<LineScore> = worths
+        .into_iter()
+        .map(|worth| LineScore {
+            line: worth.line,
+            score: pos.score_so_far() + sign * worth.score,
+            best: false,
+            takes: board.completed_by(pos.drawn(), worth.line).len(),
+            loony: None,
+        })
+        .collect();
+    let best = scores.iter().map(|s| sign * s.score).max();
+    for line in &mut scores {
+        line.best = Some(sign * line.score) == best;
+    }
+    let value = best.map_or(pos.score_so_far(), |best| sign * best);
+    let choice = scores.iter().find(|s| s.best).map(|s| s.line.to_string());
+    Ok(Probe::new(board, pos, value, scores, &[], choice).searched())
 }
 
 fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {

@@ -67,6 +67,11 @@ pub(super) const MEMORY: Field =
     Field::value("memory", "GB", "With the search: the memory its table of bounds takes, in gigabytes [default: 2]")
         .command_line_only();
 
+/// The most lines of a board too large to table that `solve` and `probe`
+/// search without being asked: 4×5 American's, the largest board ever
+/// solved.
+pub(super) const UNASKED_SEARCH_LINES: u32 = 49;
+
 /// The most bytes a diagram file may have: the largest board Wilson's
 /// letters name, drawn with three text rows between dot rows, with room
 /// for text around it.
@@ -203,7 +208,14 @@ pub struct ProbeRequest {
 ///
 /// [`ParamError`] saying what is wrong.
 pub fn probe_request(params: &Params) -> Result<ProbeRequest, ParamError> {
-    let board = Board::from_params(params)?;
+    // A board too large to table is probed by search up to 4×5's lines.
+    let board = match Board::from_params(params) {
+        Err(too_large) => match Board::for_search_from_params(params) {
+            Ok(board) if board.free_line_count() <= UNASKED_SEARCH_LINES => board,
+            _ => return Err(too_large),
+        },
+        board => board?,
+    };
     if params.is_given(DIAGRAM.name) && params.is_given(MOVES.name) {
         return Err(ParamError::Combination("give the moves or a diagram, not both"));
     }

@@ -25,6 +25,7 @@
 
 mod check;
 mod endgame;
+pub mod estimate;
 mod record;
 mod symmetry;
 mod table;
@@ -183,6 +184,17 @@ impl Search {
         Ok(self)
     }
 
+    /// This search, taking the bounds of the record `text` as known and
+    /// writing nothing.
+    ///
+    /// # Errors
+    ///
+    /// Why `text` is not a record of this board.
+    pub fn knowing(mut self, text: &str) -> Result<Search, String> {
+        self.record = Some(Record::known(text, &self.board, &self.symmetries)?);
+        Ok(self)
+    }
+
     /// This search, recording positions from `nodes` visited (see
     /// [`Record::recording_from`]).
     #[cfg(test)]
@@ -246,11 +258,43 @@ impl Search {
     pub fn start(&self, progress: &dyn Progress) -> Result<SearchedStart, SearchError> {
         let before = self.nodes();
         let recorded = self.recorded();
-        let firsts: Vec<u32> = (0..self.board.free_lines().len() as u32).collect();
-        let mut classes: Vec<u64> = firsts.iter().map(|&bit| self.symmetries.canonical(1 << bit).0).collect();
+        let first_moves = self.line_worths(0, progress)?;
+        let value = first_moves.iter().map(|m| m.score).max().unwrap_or(0);
+        Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before, recorded })
+    }
+
+    /// What [`line_worths`](Self::line_worths) gives, if the record holds
+    /// the margin after every line exactly: nothing to search.
+    pub fn recorded_line_worths(&self, drawn: u64) -> Option<Vec<SearchedMove>> {
+        let record = self.record.as_ref()?;
+        (0..self.board.free_lines().len() as u32)
+            .filter(|&bit| drawn >> bit & 1 == 0)
+            .map(|bit| {
+                let child = drawn | 1 << bit;
+                let (lower, upper) = record.get(self.symmetries.canonical(child).0)?;
+                let taken = self.completed(drawn, 1 << bit);
+                let score = if taken > 0 { taken + lower } else { -lower };
+                (lower == upper).then(|| SearchedMove { line: self.board.free_lines()[bit as usize], score })
+            })
+            .collect()
+    }
+
+    /// Every undrawn line at `drawn`, in Wilson order, with what drawing
+    /// it is worth to the mover: the boxes it takes and the margin after
+    /// (at the start, the final score A − B). The distinct positions the
+    /// lines lead to (up to the board's symmetries) are searched in
+    /// parallel.
+    ///
+    /// # Errors
+    ///
+    /// [`SearchError`] if `progress` asks to stop or the record cannot be
+    /// written.
+    pub fn line_worths(&self, drawn: u64, progress: &dyn Progress) -> Result<Vec<SearchedMove>, SearchError> {
+        let lines: Vec<u32> = (0..self.board.free_lines().len() as u32).filter(|&bit| drawn >> bit & 1 == 0).collect();
+        let mut classes: Vec<u64> = lines.iter().map(|&bit| self.symmetries.canonical(drawn | 1 << bit).0).collect();
         classes.sort_unstable();
         classes.dedup();
-        progress.start("first lines searched", classes.len() as u64);
+        progress.start("lines searched", classes.len() as u64);
         let margins = classes
             .par_iter()
             .map(|&class| {
@@ -263,18 +307,16 @@ impl Search {
             record.finish(self.nodes())?;
         }
         let margins = margins?;
-        let first_moves: Vec<SearchedMove> = firsts
+        Ok(lines
             .iter()
             .map(|&bit| {
-                let class = self.symmetries.canonical(1 << bit).0;
+                let class = self.symmetries.canonical(drawn | 1 << bit).0;
                 let child = margins.iter().find(|(c, _)| *c == class).map_or(0, |&(_, m)| m);
-                let taken = self.completed(0, 1 << bit);
+                let taken = self.completed(drawn, 1 << bit);
                 let score = if taken > 0 { taken + child } else { -child };
                 SearchedMove { line: self.board.free_lines()[bit as usize], score }
             })
-            .collect();
-        let value = first_moves.iter().map(|m| m.score).max().unwrap_or(0);
-        Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before, recorded })
+            .collect())
     }
 
     /// Boxes not yet closed.

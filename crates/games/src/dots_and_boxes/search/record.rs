@@ -117,15 +117,15 @@ struct Held {
 /// A search's record, open for this run.
 #[derive(Debug)]
 pub(super) struct Record {
-    path: PathBuf,
+    /// The file and its lock (held while the record is open, so that two
+    /// searches do not write over each other's bounds); none for a record
+    /// only read.
+    file: Option<(PathBuf, File)>,
     board: Board,
     began: Instant,
     held: Mutex<Held>,
     /// [`RECORDED_FROM`], or less in tests.
     recorded_from: u64,
-    /// Held while the record is open, so that two searches do not write
-    /// over each other's bounds.
-    _lock: File,
 }
 
 impl Record {
@@ -155,12 +155,30 @@ impl Record {
             }
         }
         Ok(Record {
-            path: path.into(),
+            file: Some((path.into(), lock)),
             board: board.clone(),
             began: Instant::now(),
             held: Mutex::new(held),
             recorded_from: RECORDED_FROM,
-            _lock: lock,
+        })
+    }
+
+    /// The record `text`, only read: what is found is kept in memory.
+    pub(super) fn known(text: &str, board: &Board, symmetries: &Symmetries) -> Result<Record, String> {
+        let read = read(text, board, symmetries)?;
+        let held = Held {
+            bounds: read.bounds,
+            nodes_before: read.nodes,
+            seconds_before: read.seconds,
+            failed: None,
+            written: None,
+        };
+        Ok(Record {
+            file: None,
+            board: board.clone(),
+            began: Instant::now(),
+            held: Mutex::new(held),
+            recorded_from: RECORDED_FROM,
         })
     }
 
@@ -215,8 +233,8 @@ impl Record {
     /// count them all).
     pub(super) fn finish(&self, nodes: u64) -> Result<(), RecordError> {
         let held = self.held();
-        if let Some(failed) = &held.failed {
-            return Err(RecordError::Io { path: self.path.clone(), source: io::Error::other(failed.clone()) });
+        if let (Some(failed), Some((path, _))) = (&held.failed, &self.file) {
+            return Err(RecordError::Io { path: path.clone(), source: io::Error::other(failed.clone()) });
         }
         Ok(self.write(&held, nodes)?)
     }
@@ -233,6 +251,7 @@ impl Record {
     }
 
     fn write(&self, held: &Held, nodes: u64) -> Result<(), TableError> {
+        let Some((path, _)) = &self.file else { return Ok(()) };
         let file = RecordFile {
             format: FORMAT.into(),
             rows: self.board.rows(),
@@ -250,7 +269,7 @@ impl Record {
             .map(|&(drawn, lower, upper)| (drawn.count_ones(), lines_named(&self.board, drawn), lower, upper))
             .collect();
         positions.sort();
-        write_atomically(&self.path, |out| {
+        write_atomically(path, |out| {
             let head = serde_json::to_string(&file).map_err(io::Error::other)?;
             let head = head.strip_suffix("[]}").expect("the positions end the object");
             writeln!(out, "{head}[")?;
