@@ -2,7 +2,8 @@
 //! board the sweep solves.
 
 use rayon::prelude::*;
-use solved_engine::{Interrupted, Progress, sweep};
+use solved_engine::sweep::Margins;
+use solved_engine::{Interrupted, Progress};
 
 use super::{Memo, Quiet, SolvedQuiet};
 use crate::dots_and_boxes::Board;
@@ -11,9 +12,10 @@ use crate::tables::ObtainError;
 /// Positions compared per piece of work.
 const PIECE: u64 = 1 << 16;
 
-/// Solves `board` both ways and compares the margin of every position:
-/// `None` if all agree, else the first position (the board's free lines
-/// drawn) where they do not.
+/// Solves `board` from its quiet positions and compares the margin of
+/// every position with the full sweep's, `margins`: `None` if all agree,
+/// else the first position (the board's free lines drawn) where they do
+/// not.
 ///
 /// # Errors
 ///
@@ -21,9 +23,14 @@ const PIECE: u64 = 1 << 16;
 ///
 /// # Panics
 ///
-/// Panics if the board has more lines than the sweep solves.
-pub fn agrees_with_sweep(board: &Board, progress: &dyn Progress) -> Result<Option<u64>, ObtainError> {
-    let margins = sweep::solve(board.free_line_count(), &board.groups(), progress)?;
+/// Panics if the board has more lines than the sweep solves, or `margins`
+/// are not its sweep's.
+pub fn agrees_with_sweep(
+    board: &Board,
+    margins: &Margins,
+    progress: &dyn Progress,
+) -> Result<Option<u64>, ObtainError> {
+    assert_eq!(margins.len(), 1 << board.free_line_count(), "the sweep of this board");
     let quiet = Quiet::new(board).expect("a board the sweep solves has a quiet layout");
     let solved = SolvedQuiet::new(quiet, progress)?;
     let layout = solved.quiet().layout();

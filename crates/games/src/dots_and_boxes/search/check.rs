@@ -3,7 +3,8 @@
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use solved_engine::{Interrupted, Progress, sweep};
+use solved_engine::sweep::Margins;
+use solved_engine::{Interrupted, Progress};
 
 use super::Search;
 use crate::dots_and_boxes::Board;
@@ -13,10 +14,10 @@ use crate::tables::ObtainError;
 /// 2^30 positions, and most are met again and again.
 const CHECK_TABLE_BYTES: usize = 256 << 20;
 
-/// Sweeps `board` and searches the start, the position after every first
-/// line and `samples` random sets of drawn lines (of every size alike):
-/// `None` if the search gives the sweep's margin at each, else the first
-/// position (the board's free lines drawn) where it does not.
+/// Searches the start of `board`, the position after every first line and
+/// `samples` random sets of drawn lines (of every size alike): `None` if
+/// the search gives the full sweep's margin (`margins`) at each, else the
+/// first position (the board's free lines drawn) where it does not.
 ///
 /// # Errors
 ///
@@ -24,14 +25,16 @@ const CHECK_TABLE_BYTES: usize = 256 << 20;
 ///
 /// # Panics
 ///
-/// Panics if the board has more lines than the sweep solves.
+/// Panics if the board has more lines than the sweep solves, or `margins`
+/// are not its sweep's.
 pub fn search_agrees_with_sweep(
     board: &Board,
+    margins: &Margins,
     samples: usize,
     seed: u64,
     progress: &dyn Progress,
 ) -> Result<Option<u64>, ObtainError> {
-    let margins = sweep::solve(board.free_line_count(), &board.groups(), progress)?;
+    assert_eq!(margins.len(), 1 << board.free_line_count(), "the sweep of this board");
     let search = Search::new(board, CHECK_TABLE_BYTES);
     let lines = board.free_line_count();
     let random = random_positions(lines, samples, seed);

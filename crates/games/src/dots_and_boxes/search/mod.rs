@@ -464,7 +464,7 @@ impl Search {
         let line = best_line.map(|line| self.symmetries.apply(symmetry, line));
         let bounds = Bounds { lower: bounds.0 as i8, upper: bounds.1 as i8, best: line };
         if !walk.stopped {
-            self.table.put(key, bounds);
+            self.table.put(key, bounds, open.count_ones());
             if let Some(record) = recorded.filter(|record| record.worth_keeping(drawn, walk.nodes - visited)) {
                 let nodes = self.nodes() + walk.nodes - walk.counted;
                 record.put(key, drawn, (bounds.lower.into(), bounds.upper.into()), nodes);
