@@ -281,6 +281,14 @@ async fn dots_and_boxes_bad_requests_say_what_is_wrong() {
     server.refused("/api/dots-and-boxes/probe?cols=2", "rows").await;
     server.refused("/api/dots-and-boxes/probe?rows=0&cols=2", "1 to 12").await;
     server.refused("/api/dots-and-boxes/probe?rows=300&cols=2", "rows").await;
+    // A board too large to table is scored by search, on a page only where
+    // that takes seconds: 4×5's start is refused, saying how long it takes
+    // and what runs it; 2×8 with its 24 horizontal lines drawn is searched.
+    server.refused("/api/dots-and-boxes/probe?rows=4&cols=5", "a page searches only positions of a few seconds").await;
+    let horizontals: Vec<String> =
+        ["a", "c", "e"].iter().flat_map(|row| "bdfhjlnp".chars().map(move |col| format!("{row}{col}"))).collect();
+    let late = server.ok(&format!("/api/dots-and-boxes/probe?rows=2&cols=8&moves={}", horizontals.join(","))).await;
+    assert_eq!((late["method"].as_str(), late["moves"].as_array().map(Vec::len)), (Some("search"), Some(18)));
     server.refused("/api/dots-and-boxes/probe?rows=5&cols=5", "undrawn lines").await;
     server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&variant=danish", "danish").await;
     server.refused("/api/dots-and-boxes/probe?rows=2&cols=2&moves=ab,zz", "move 2").await;

@@ -1,7 +1,7 @@
 //! How long a search of the start and every first line will take, said
 //! before it starts: from the boards measured (`docs/performance/`, held
 //! to these figures by a test), each line more multiplying the time by
-//! between [`LEAST_GROWTH`] and [`MOST_GROWTH`].
+//! as little and as much as it did between them.
 
 /// Lines of the American boards measured, and the seconds their search
 /// took on two threads (3×4, 3×5 and 4×4; `docs/performance.md`).
