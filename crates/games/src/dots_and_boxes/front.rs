@@ -191,6 +191,12 @@ fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> 
     })
 }
 
+/// A table of bounds as large as a search of `lines` undrawn lines can
+/// use, up to [`SEARCH_TABLE_GB`].
+fn search_table_bytes(lines: u32) -> usize {
+    (16usize << lines.min(40)).min((SEARCH_TABLE_GB * 1e9) as usize)
+}
+
 /// The start and every first line by search, going on from the board's
 /// record, with a table of bounds of `--memory` (by default as large as
 /// the board can use, up to [`SEARCH_TABLE_GB`]).
@@ -198,7 +204,7 @@ fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Resu
     let began = Instant::now();
     let gigabytes = params.number::<f64>(MEMORY.name)?;
     let table_bytes = match gigabytes {
-        None => (16usize << board.free_line_count().min(40)).min((SEARCH_TABLE_GB * 1e9) as usize),
+        None => search_table_bytes(board.free_line_count()),
         Some(gigabytes) if gigabytes.is_finite() && gigabytes > 0.0 && gigabytes <= 1e6 => (gigabytes * 1e9) as usize,
         Some(_) => return Err(ParamError::Combination("--memory is a number of gigabytes, more than 0").into()),
     };
@@ -234,8 +240,8 @@ fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Resu
 }
 
 fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
-    let ProbeRequest { board, position: pos, loony } = probe_request(params)?;
-    if Board::new(board.rows(), board.cols(), board.variant()).is_err() {
+    let ProbeRequest { board, position: pos, loony, searched } = probe_request(params)?;
+    if searched {
         return probe_by_search(&board, &pos, params, host);
     }
     let (quiet, table, _) = table(&board, host)?;
@@ -259,8 +265,7 @@ fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Ho
         .into());
     }
     let undrawn = board.undrawn(pos).count() as u32;
-    let table_bytes = (16usize << undrawn.min(40)).min((SEARCH_TABLE_GB * 1e9) as usize);
-    let mut search = Search::new(board, table_bytes);
+    let mut search = Search::new(board, search_table_bytes(undrawn));
     if (board.rows(), board.cols(), board.variant()) == (4, 5, Variant::American) {
         search = search.knowing(RECORD_4X5).map_err(|e| anyhow::anyhow!("the 4x5 search's record: {e}"))?;
     }

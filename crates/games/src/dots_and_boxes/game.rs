@@ -199,6 +199,9 @@ pub struct ProbeRequest {
     pub position: Position,
     /// Wilson's loony marks on the diagram the position came from.
     pub loony: Vec<(Line, Loony)>,
+    /// Whether the board is too large to table, so its lines are scored by
+    /// search.
+    pub searched: bool,
 }
 
 /// The board and the position a probe asks about: the lines `moves`, in
@@ -209,12 +212,12 @@ pub struct ProbeRequest {
 /// [`ParamError`] saying what is wrong.
 pub fn probe_request(params: &Params) -> Result<ProbeRequest, ParamError> {
     // A board too large to table is probed by search up to 4×5's lines.
-    let board = match Board::from_params(params) {
+    let (board, searched) = match Board::from_params(params) {
         Err(too_large) => match Board::for_search_from_params(params) {
-            Ok(board) if board.free_line_count() <= UNASKED_SEARCH_LINES => board,
+            Ok(board) if board.free_line_count() <= UNASKED_SEARCH_LINES => (board, true),
             _ => return Err(too_large),
         },
-        board => board?,
+        board => (board?, false),
     };
     if params.is_given(DIAGRAM.name) && params.is_given(MOVES.name) {
         return Err(ParamError::Combination("give the moves or a diagram, not both"));
@@ -224,11 +227,11 @@ pub fn probe_request(params: &Params) -> Result<ProbeRequest, ParamError> {
             return Err(ParamError::Combination("to-move is for a diagram: the moves say who is to move"));
         }
         let position = parse_moves(&board, params.text(MOVES.name).unwrap_or_default()).map_err(ParamError::game)?;
-        return Ok(ProbeRequest { board, position, loony: Vec::new() });
+        return Ok(ProbeRequest { board, position, loony: Vec::new(), searched });
     };
     let diagram: Diagram =
         text.parse().map_err(|e| ParamError::Rejected { name: DIAGRAM.name, source: Box::new(e) })?;
     let to_move = params.parsed::<Player>(TO_MOVE.name)?;
     let position = board.position_from(&diagram, to_move).map_err(ParamError::game)?;
-    Ok(ProbeRequest { board, position, loony: diagram.loony })
+    Ok(ProbeRequest { board, position, loony: diagram.loony, searched })
 }
