@@ -12,7 +12,8 @@
 //! This crate holds the project's only `unsafe` code: the call into the
 //! wider function, made only once the processor has been seen to support
 //! it, [`any_lane_equal`]'s SSE2 instructions, which every x86-64 has,
-//! and the [`prefetch`] hint.
+//! the [`prefetch`] hint, and the kernel's advice to back a large table
+//! with huge pages ([`vec_in_huge_pages`]).
 //!
 //! For the kernel to be compiled wider, its body must be inlined into the
 //! wider function: [`Kernel::run`] is to be marked `#[inline(always)]`, and
@@ -182,9 +183,51 @@ pub fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// The bytes a huge page spans on x86-64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A vector of `len` values made by `fill`, its memory advised to the
+/// kernel as wanting huge pages first (on Linux; elsewhere a plain
+/// vector). A table read at random, gigabytes wide, misses the processor's
+/// page cache on nearly every read with 4 KiB pages; with 2 MiB ones a
+/// search of Dots and Boxes ran about a fifth faster here. Linux gives
+/// them to memory so advised where its setting is `madvise` (the usual
+/// default); the advice must come before the memory is first written.
+pub fn vec_in_huge_pages<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
+    let mut values = Vec::with_capacity(len);
+    let spare = values.spare_capacity_mut();
+    let (start, bytes) = (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare));
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
+    #[cfg(target_os = "linux")]
+    if end > first {
+        // SAFETY: the range lies inside the vector's own allocation, which
+        // nothing else refers to, and the advice changes how the kernel
+        // backs those pages, never what they hold. A refusal (an older
+        // kernel, or huge pages turned off) leaves ordinary pages.
+        let _ = unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (first, end);
+    values.extend(std::iter::repeat_with(fill).take(len));
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_vector_in_huge_pages_holds_what_it_was_filled_with() {
+        for len in [0, 1, 3 * HUGE_PAGE / 8 + 5] {
+            let mut next = 0u64;
+            let values = vec_in_huge_pages(len, || {
+                next += 1;
+                next
+            });
+            assert!(values.iter().copied().eq(1..=len as u64));
+        }
+    }
 
     struct SumOfSquares(u32);
 

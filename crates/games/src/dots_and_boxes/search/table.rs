@@ -41,7 +41,7 @@ impl TranspositionTable {
     pub(super) fn with_bytes(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / size_of::<Bucket>()).max(1);
         let empty = || Bucket([AtomicU64::new(EMPTY), AtomicU64::new(0), AtomicU64::new(EMPTY), AtomicU64::new(0)]);
-        TranspositionTable { buckets: (0..buckets).map(|_| empty()).collect() }
+        TranspositionTable { buckets: solved_engine::dispatch::vec_in_huge_pages(buckets, empty) }
     }
 
     fn bucket(&self, key: u64) -> &[AtomicU64; 4] {
