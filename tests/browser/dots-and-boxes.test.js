@@ -146,6 +146,33 @@ test("Wilson's 4×4 board is offered, and without its table the page says how to
   assert.ok(problems.every((p) => /503/.test(p)), `${problems}`);
 });
 
+test("4×5 is offered; the page shows what the API answers for its start: the record's scores or the command", async () => {
+  const { page, problems } = shared.session;
+  problems.length = 0;
+  await page.goto(`${shared.server.url}/dots-and-boxes?delay=0`);
+  await settled(page, undefined);
+  const label = await page.$eval("#preset option:nth-child(8)", (o) => o.textContent);
+  assert.equal(label, "4×5 (49 lines, by search)");
+  const answer = await fetch(`${shared.server.url}/api/dots-and-boxes/probe?rows=4&cols=5&variant=american`);
+  const body = await answer.json();
+  await page.selectOption("#preset", "7");
+  if (answer.status === 200) {
+    // The record holds every first line exactly: the start is scored from it.
+    await page.waitForFunction(() => document.querySelectorAll("g.line").length === 49);
+    const shown = (await lines(page)).sort((a, b) => a.move.localeCompare(b.move));
+    assert.deepEqual(shown.map((l) => [l.move, l.score]), expectedLines(body).map((l) => [l.move, l.score]));
+    assert.deepEqual(problems, []);
+  } else {
+    assert.equal(answer.status, 400);
+    assert.match(body.error, /the search of this 4x5 american position's 49 lines takes/);
+    await page.waitForFunction(() => /where this server searches for at most/.test(document.getElementById("status")?.textContent));
+    const command = await page.locator("#status code").first().innerText();
+    assert.match(command, /^solved probe dots-and-boxes --rows 4 --cols 5/, "the command that searches it is set as code");
+    assert.ok(await page.locator("#retry").isHidden(), "trying again would not help");
+    assert.ok(problems.every((p) => /400/.test(p)), `${problems}`);
+  }
+});
+
 test("a 2×2 game played with the keyboard alone; Back, Forward and reload keep it", async () => {
   const { page, problems } = shared.session;
   problems.length = 0;

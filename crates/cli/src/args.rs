@@ -143,7 +143,7 @@ pub fn command(games: &[&'static dyn Game]) -> clap::Command {
                 .value_name("SECONDS")
                 .value_parser(non_negative)
                 .help(format!(
-                    "Build on request only tables estimated to take at most this long; longer ones are answered with the command that builds them [default: {}]",
+                    "Build tables and search positions on request only where that is estimated to take at most this long; longer ones are answered with the command that does it [default: {}]",
                     Budget::default().seconds
                 )),
         )

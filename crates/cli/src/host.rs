@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use solved_engine::{Progress, TableStore};
-use solved_games::front::{Host, Loaded, NotBuilt, Wanted};
+use solved_games::front::{Host, Loaded, NotBuilt, Wanted, Work};
 use solved_games::info::Operation;
 use solved_games::tables::Provenance;
 use solved_games::text::{bytes, duration};
@@ -50,26 +50,27 @@ impl Host for Terminal<'_> {
             return Ok((loaded, Provenance::Cached));
         }
         let (cost, build) = wanted.build.map_err(|message| NotBuilt { message, command: wanted.command.clone() })?;
-        let (name, key) = (wanted.name, &wanted.key);
+        let what = &wanted.what;
         if cost.seconds >= ANNOUNCED {
-            let (size, variant, seconds, memory) = (&key.size, &key.variant, duration(cost.seconds), bytes(cost.bytes));
-            if self.operation == Operation::Solve {
-                eprintln!(
-                    "solved: solving the {name} {size} ({variant}) table: about {seconds} and {memory} of memory on two cores"
-                );
-            } else {
-                eprintln!(
-                    "solved: building the {name} {size} ({variant}) table first: about {seconds} and {memory} of memory on two cores; `{}` builds it on its own",
+            let (seconds, memory) = (duration(cost.seconds), bytes(cost.bytes));
+            match (wanted.work, self.operation) {
+                (Work::Build, Operation::Solve) => {
+                    eprintln!("solved: solving {what}: about {seconds} and {memory} of memory on two cores");
+                }
+                (Work::Build, _) => eprintln!(
+                    "solved: building {what} first: about {seconds} and {memory} of memory on two cores; `{}` builds it on its own",
                     wanted.command
-                );
+                ),
+                // A search says what it takes itself, as a range: the
+                // estimate is rough.
+                (Work::Search, _) => {}
             }
         }
-        let ((loaded, _), provenance) = build(self.store, &self.bar)
-            .with_context(|| format!("cannot get the table of {name} {} ({})", key.size, key.variant))?;
+        let ((loaded, _), provenance) = build(self.store, &self.bar).with_context(|| format!("cannot get {what}"))?;
         // Where a long build was announced, its end is too; a table built in
         // a moment says nothing, so that a command that then fails (its
         // output refused, say) says one thing: why.
-        if provenance == Provenance::Solved && cost.seconds >= ANNOUNCED {
+        if provenance == Provenance::Solved && wanted.work == Work::Build && cost.seconds >= ANNOUNCED {
             self.bar.note(&format!("saved {}", wanted.path.display()));
         }
         Ok((loaded, provenance))

@@ -193,6 +193,9 @@ const HUGE_PAGE: usize = 2 << 20;
 /// search of Dots and Boxes ran about a fifth faster here. Linux gives
 /// them to memory so advised where its setting is `madvise` (the usual
 /// default); the advice must come before the memory is first written.
+/// (The engine's zeroed byte buffers map memory of their own instead,
+/// without `unsafe`; a mapping is bytes, which values such as atomics
+/// cannot be made of without it.)
 pub fn vec_in_huge_pages<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
     let mut values = Vec::with_capacity(len);
     let spare = values.spare_capacity_mut();

@@ -120,10 +120,16 @@ const PHASE_WORDS = {
   starting: "starting",
 };
 
-/** The words for a table being built, from the API's 202 answer; the page asks again by itself. */
+/** The words for a table being built or a position searched, from the API's 202 answer; the page asks again by
+ * itself. */
 function buildingWords(body) {
   const what = PHASE_WORDS[body.phase] || body.phase;
   const step = body.step > 1 ? `step ${body.step}, ` : "";
+  if (body.work === "search") {
+    const takes = body.estimate < 120 ? `${Math.max(1, Math.round(body.estimate))} s` : `${Math.round(body.estimate / 60)} min`;
+    const searched = body.what.charAt(0).toUpperCase() + body.what.slice(1);
+    return `${searched} is under way, up to about ${takes} (${what}: ${Math.round(100 * body.done)}%). This page carries on by itself once it is done.`;
+  }
   return `Building the table of ${body.positions.toLocaleString("en")} positions (${step}${what}: ${Math.round(100 * body.done)}%). This page carries on by itself once it is ready.`;
 }
 

@@ -12,6 +12,8 @@
     // Wilson's boards past 30 lines: playable once their tables are built.
     { label: "3×5 (38 lines)", rows: 3, cols: 5, variant: "american" },
     { label: "4×4 (40 lines)", rows: 4, cols: 4, variant: "american" },
+    // Too large to table: its first lines come from the search's record, late positions are searched on request.
+    { label: "4×5 (49 lines, by search)", rows: 4, cols: 5, variant: "american" },
   ];
   const SIDES = Array.from({ length: 12 }, (_, i) => String(i + 1));
   const VARIANTS = ["american", "swedish", "icelandic"];

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use solved_engine::{Progress, Silent, TableStore};
-use solved_games::front::{Answer, Building, Busy, Host, Loaded, NotBuilt, Wanted};
+use solved_games::front::{Answer, Building, Busy, Host, Loaded, NotBuilt, Refused, Wanted, Work};
 use solved_games::tables::Provenance;
 use solved_games::text::{bytes, duration, thousands};
 
@@ -37,11 +37,10 @@ impl Host for Request<'_> {
 
     fn obtain(&self, wanted: Wanted) -> anyhow::Result<(Loaded, Provenance)> {
         let state = self.state;
-        let Wanted { path, name, key, positions, command, detail, open, build, on_request } = wanted;
+        let Wanted { path, what, work, key, positions, command, detail, open, build, on_request, .. } = wanted;
         if let Some(loaded) = state.load(path.clone(), &open)? {
             return Ok((loaded, Provenance::Cached));
         }
-        let what = format!("the {} {} ({}) table", name, key.size, key.variant);
         let (cost, build) = match build {
             Err(message) => anyhow::bail!(NotBuilt { message, command }),
             Ok(_) if !on_request => {
@@ -58,27 +57,36 @@ impl Host for Request<'_> {
             ))
         } else if cost.seconds > budget.seconds {
             Some(format!(
-                "about {}, where this server builds for at most {}",
+                "{} {}, where this server {} for at most {}",
+                work.about(),
                 duration(cost.seconds),
+                work.verb(),
                 duration(budget.seconds)
             ))
         } else if cost.bytes > budget.bytes {
             Some(format!(
-                "{} of memory, where this server gives a build at most {}",
+                "{} of memory, where this server gives a {} at most {}",
                 bytes(cost.bytes),
+                work.noun(),
                 bytes(budget.bytes)
             ))
         } else {
             None
         };
-        if let Some(over) = over {
-            anyhow::bail!(NotBuilt { message: format!("{what} has not been built; it takes {over}"), command });
+        match (over, work) {
+            (None, _) => {}
+            (Some(over), Work::Build) => {
+                anyhow::bail!(NotBuilt { message: format!("{what} has not been built; it takes {over}"), command })
+            }
+            // What the command finds is not kept where the server looks: it
+            // is for the person to run, not for the page to wait on.
+            (Some(over), Work::Search) => anyhow::bail!(Refused(format!("{what} takes {over}: `{command}` runs it"))),
         }
         if cost.seconds <= AT_ONCE_SECONDS {
             // A turn first, so that a crowd of such requests shares the
             // cores rather than holding every request up.
             let Some(_turn) = state.turns.take() else {
-                anyhow::bail!(Busy("the server is building other tables; try again in a moment".into()));
+                anyhow::bail!(Busy("the server is building other tables or searching; try again in a moment".into()));
             };
             let loading = state.loading(&path);
             let _loading = lock(&loading);
@@ -90,7 +98,18 @@ impl Host for Request<'_> {
         }
         let building = |job: &Job| {
             let (phase, step, done) = job.progress();
-            Building { building: true, phase, step, done, positions, command: command.clone(), detail: detail.clone() }
+            Building {
+                building: true,
+                work,
+                what: what.clone(),
+                estimate: cost.seconds,
+                phase,
+                step,
+                done,
+                positions,
+                command: command.clone(),
+                detail: detail.clone(),
+            }
         };
         let mut job = lock(&state.job);
         // The builder may have finished since the look above.
@@ -99,7 +118,9 @@ impl Host for Request<'_> {
         }
         if let Some(running) = job.as_ref() {
             if running.path != path {
-                anyhow::bail!(Busy("another large table is being built; try again when it is done".into()));
+                anyhow::bail!(Busy(
+                    "another large table or long search is under way; try again when it is done".into()
+                ));
             }
             let failure = lock(&running.failure).take();
             if let Some(failure) = failure {

@@ -20,7 +20,9 @@ use super::{
     reads_units, unit_options,
 };
 use crate::contest::{computer_move, match_params, play_match};
-use crate::front::{self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, loaded, perfect_line};
+use crate::front::{
+    self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, Work, loaded, perfect_line,
+};
 use crate::info::{GameInfo, Operation};
 use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
@@ -152,6 +154,8 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
     let wanted = Wanted {
         path: files.dir().to_path_buf(),
         name: INFO.name,
+        what: format!("the {} {} ({}) table", INFO.name, game.table_key().size, game.table_key().variant),
+        work: Work::Build,
         key: game.table_key(),
         positions: 2 * game.table_key().positions,
         command: units_command(game),

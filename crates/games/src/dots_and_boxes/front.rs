@@ -1,33 +1,31 @@
 //! Dots and Boxes for the front ends: every operation reads the board's
 //! quiet table; `bench` times the full sweep where there is one.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use solved_engine::Table;
 use solved_engine::table::Margin;
+use solved_engine::{Table, TableKey};
 
 use super::answers::{Probe, Searched, Solved, Summary};
 use super::claims::RECORD_4X5;
-use super::game::{MEMORY, RECORD, SEARCH, SWEEP, UNASKED_SEARCH_LINES};
+use super::game::{DIAGRAM, MEMORY, MOVES, RECORD, SEARCH, SWEEP, UNASKED_SEARCH_LINES};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
-use super::search::{Search, estimate};
+use super::search::{Search, SearchedMove, estimate};
 use super::{
     Board, INFO, LineScore, MAX_FREE_LINES, Position, ProbeRequest, Scorer, Variant, probe_request,
     verify_against_sweep,
 };
 use crate::contest::{computer_move, match_params, play_match};
-use crate::front::{self, Answer, Claims, Game, Host, Refused, TimedSolve, Wanted};
+use crate::front::{self, Answer, Claims, Game, Host, TimedSolve, Wanted, Work, loaded};
 use crate::info::{GameInfo, Operation};
 use crate::levels::LEVEL;
 use crate::manifest::{self, Described};
 use crate::params::{ParamError, Params, Rendered};
 use crate::puzzles::{puzzle_params, puzzles};
-use crate::tables::{Provenance, Solvable};
-
-/// The longest a search that answers a request may be expected to take.
-const MAX_SEARCH_SECONDS_ON_REQUEST: f64 = 10.0;
+use crate::tables::{Cost, Provenance, Solvable};
 
 /// The most memory the search's table of bounds takes unless told: 16
 /// bytes a slot.
@@ -192,9 +190,11 @@ fn solve(board: &Board, sweep: bool, host: &dyn Host) -> anyhow::Result<Solved> 
 }
 
 /// A table of bounds as large as a search of `lines` undrawn lines can
-/// use, up to [`SEARCH_TABLE_GB`].
+/// use, up to [`SEARCH_TABLE_GB`]: a slot for every 64 of the positions
+/// the lines make (3×4's 31 lines searched 65 M positions in a table of
+/// 33 M slots), so that a page's short searches ask for little memory.
 fn search_table_bytes(lines: u32) -> usize {
-    (16usize << lines.min(40)).min((SEARCH_TABLE_GB * 1e9) as usize)
+    (16usize << lines.saturating_sub(6).min(40)).min((SEARCH_TABLE_GB * 1e9) as usize)
 }
 
 /// The start and every first line by search, going on from the board's
@@ -255,7 +255,8 @@ fn probe(params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
 
 /// A position of a board too large to table, every undrawn line scored by
 /// search (on 4×5 American, from the repository's record as far as it
-/// reaches), the time it may take said first.
+/// reaches): the host runs the search as it builds a table, within its
+/// budget, saying first what it will take.
 fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Host) -> anyhow::Result<Probe> {
     // The search finds the best lines only: the perfect player's choice.
     if params.text(LEVEL.name).is_some_and(|level| level != "perfect") {
@@ -264,32 +265,11 @@ fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Ho
         )
         .into());
     }
-    let undrawn = board.undrawn(pos).count() as u32;
-    let mut search = Search::new(board, search_table_bytes(undrawn));
-    if (board.rows(), board.cols(), board.variant()) == (4, 5, Variant::American) {
-        search = search.knowing(RECORD_4X5).map_err(|e| anyhow::anyhow!("the 4x5 search's record: {e}"))?;
-    }
-    let worths = match search.recorded_line_worths(pos.drawn()) {
+    // The record is read with a table of one slot: nothing is searched yet.
+    let recorded = knowing_the_record(Search::new(board, 0), board)?.recorded_line_worths(pos.drawn());
+    let worths = match recorded {
         Some(worths) => worths,
-        None => {
-            let seconds = estimate::search_seconds(undrawn);
-            let said = format!(
-                "{}x{} {} is too large to table: searching the {undrawn} lines of this position takes {} on two threads of the machine in docs/performance.md",
-                board.rows(),
-                board.cols(),
-                board.variant().id(),
-                estimate::say(seconds),
-            );
-            if host.serves_requests() && seconds.1 > MAX_SEARCH_SECONDS_ON_REQUEST {
-                return Err(Refused(format!(
-                    "{said}; a page searches only positions of a few seconds: `{} MOVES` searches this one",
-                    INFO.command_line(Operation::Probe, &board.to_params())
-                ))
-                .into());
-            }
-            host.progress().note(&said);
-            search.line_worths(pos.drawn(), host.progress())?
-        }
+        None => host.typed::<Vec<SearchedMove>>(searched_lines(board, pos, params, host))?.0.to_vec(),
     };
     let sign = pos.turn().sign();
     let mut scores: Vec<LineScore> = worths
@@ -309,6 +289,64 @@ fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Ho
     let value = best.map_or(pos.score_so_far(), |best| sign * best);
     let choice = scores.iter().find(|s| s.best).map(|s| s.line.to_string());
     Ok(Probe::new(board, pos, value, scores, &[], choice).searched())
+}
+
+/// `search`, knowing the repository's record if `board` is 4×5 American.
+fn knowing_the_record(search: Search, board: &Board) -> anyhow::Result<Search> {
+    if (board.rows(), board.cols(), board.variant()) != (4, 5, Variant::American) {
+        return Ok(search);
+    }
+    search.knowing(RECORD_4X5).map_err(|e| anyhow::anyhow!("the 4x5 search's record: {e}"))
+}
+
+/// The search of every undrawn line of `pos`, as a host makes what a game
+/// wants: within its budget (a page's server), with what it takes said
+/// first (the command line), and kept for the next request (the server,
+/// by the position's own path).
+fn searched_lines(board: &Board, pos: &Position, params: &Params, host: &dyn Host) -> Wanted {
+    let undrawn = board.undrawn(pos).count() as u32;
+    let seconds = estimate::search_seconds(undrawn);
+    let table_bytes = search_table_bytes(undrawn);
+    let (rows, cols, variant) = (board.rows(), board.cols(), board.variant().id());
+    let key = TableKey {
+        game: INFO.id.into(),
+        variant: variant.into(),
+        size: format!("{rows}x{cols}"),
+        index_version: 0,
+        positions: 0,
+    };
+    // The command names this very position, to be run as it stands.
+    let position = match params.text(MOVES.name) {
+        Some(moves) if !moves.is_empty() => format!(" {moves}"),
+        _ if params.is_given(DIAGRAM.name) => format!(" --{} FILE", DIAGRAM.name),
+        _ => String::new(),
+    };
+    let said = format!(
+        "{rows}x{cols} {variant} is too large to table: searching the {undrawn} lines of this position takes {} on two threads of the machine in docs/performance.md",
+        estimate::say(seconds),
+    );
+    let (searched, drawn) = (board.clone(), pos.drawn());
+    Wanted {
+        path: host.store().dir().join(format!("{}-{rows}x{cols}-{variant}.search", INFO.id)).join(format!("{drawn:x}")),
+        name: INFO.name,
+        what: format!("the search of this {rows}x{cols} {variant} position's {undrawn} lines"),
+        work: Work::Search,
+        key,
+        positions: 0,
+        command: format!("{}{position}", INFO.command_line(Operation::Probe, &board.to_params())),
+        detail: BTreeMap::from([("lines", u64::from(undrawn))]),
+        open: Box::new(|_| Ok(None)),
+        build: Ok((
+            Cost { seconds: seconds.1, bytes: table_bytes as u64 },
+            Box::new(move |_, progress| {
+                progress.note(&said);
+                let search = knowing_the_record(Search::new(&searched, table_bytes), &searched)?;
+                let worths = search.line_worths(drawn, progress)?;
+                Ok((loaded(size_of_val(worths.as_slice()) as u64, worths), Provenance::Solved))
+            }),
+        )),
+        on_request: true,
+    }
 }
 
 fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {

@@ -19,12 +19,12 @@ const VARIANT: Field = Field::value(
 .with_default("american");
 const GAME: [Field; 3] = [ROWS, COLS, VARIANT];
 
-const MOVES: Field = Field::positional(
+pub(super) const MOVES: Field = Field::positional(
     "moves",
     "MOVES",
     "The lines drawn so far, in order, in Wilson's notation and separated by commas, e.g. \"ab,ba\"; empty for the start",
 );
-const DIAGRAM: Field =
+pub(super) const DIAGRAM: Field =
     Field::value("diagram", "FILE", "Read the position from a Wilson diagram instead").command_line_only();
 const TO_MOVE: Field =
     Field::value("to-move", "PLAYER", "Who is to move in the diagram, A or B (needed once boxes are taken)")

@@ -31,13 +31,58 @@ pub type Open = Box<dyn Fn(&TableStore) -> anyhow::Result<Option<(Loaded, u64)>>
 /// built here or (by another process, meanwhile) found.
 pub type Build = Box<dyn FnOnce(&TableStore, &dyn Progress) -> anyhow::Result<((Loaded, u64), Provenance)> + Send>;
 
-/// A table a game wants, and how to read or build it.
+/// What a host does to make what a game wants: the words it says of it,
+/// and what it does past its budget.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Work {
+    /// Solves a table, which is kept in the store: past the budget, its
+    /// command builds it and the host reads it then.
+    Build,
+    /// Searches one position, kept in memory only: the command line prints
+    /// what it finds and keeps nothing, so past the budget the host refuses.
+    Search,
+}
+
+impl Work {
+    /// What the host does, after "this server": "builds", "searches".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Work::Build => "builds",
+            Work::Search => "searches",
+        }
+    }
+
+    /// The work as a noun: "build", "search".
+    pub fn noun(self) -> &'static str {
+        match self {
+            Work::Build => "build",
+            Work::Search => "search",
+        }
+    }
+
+    /// How its estimate is put: a search's time is known only within a
+    /// range, whose top is the estimate.
+    pub fn about(self) -> &'static str {
+        match self {
+            Work::Build => "about",
+            Work::Search => "up to about",
+        }
+    }
+}
+
+/// A table a game wants (or a search of one position), and how to read or
+/// make it.
 pub struct Wanted {
     /// Where it is kept in the store: a file, or a directory of unit
     /// files. A host keeps what it loaded under this path.
     pub path: PathBuf,
     /// The game's name, for messages.
     pub name: &'static str,
+    /// What it is, for messages: "the Dodgem 5x5 (normal) table".
+    pub what: String,
+    /// Whether it is built or searched.
+    pub work: Work,
     /// What the table is called and holds.
     pub key: TableKey,
     /// The positions to report while it is built (what its solver
@@ -119,6 +164,8 @@ impl Wanted {
         Wanted {
             path: path_of(store, game),
             name,
+            what: format!("the {name} {} ({}) table", key.size, key.variant),
+            work: Work::Build,
             positions: key.positions,
             key,
             command,
@@ -181,10 +228,17 @@ pub fn loaded<T: Send + Sync + 'static>(bytes: u64, value: T) -> (Loaded, u64) {
 /// A table being built in the background: ask again. The web app answers
 /// it with 202 and this body.
 #[derive(Clone, Debug, Serialize, thiserror::Error)]
-#[error("the table is being built ({phase}, {:.0} % done)", done * 100.0)]
+#[error("{what} is under way ({phase}, {:.0} % done)", done * 100.0)]
 pub struct Building {
     /// Always `true`: what a client looks for.
     pub building: bool,
+    /// Whether a table is built or a position searched.
+    pub work: Work,
+    /// What is made: "the Dodgem 5x5 (normal) table".
+    pub what: String,
+    /// The seconds it was estimated to take (for a search, the top of
+    /// the estimate's range).
+    pub estimate: f64,
     /// The solver's phase under way.
     pub phase: String,
     /// Which phase it is, from 1: a build may have several, each counted

@@ -17,7 +17,7 @@ mod line;
 mod session;
 
 pub use self::answer::{Answer, Claims, Kept, MoveJson, TallyJson, graded, moves_table};
-pub use self::host::{Build, Building, Busy, Host, Loaded, NotBuilt, Open, Refused, Wanted, loaded};
+pub use self::host::{Build, Building, Busy, Host, Loaded, NotBuilt, Open, Refused, Wanted, Work, loaded};
 pub use self::line::{PerfectLine, perfect_line};
 pub use self::session::{Opponent, Playable, PositionOf, Seat, Session, session};
 
