@@ -64,7 +64,7 @@ pub(super) const RECORD: Field = Field::value(
 
 /// The memory of the search's table of bounds.
 pub(super) const MEMORY: Field =
-    Field::value("memory", "GB", "With the search: the memory its table of bounds takes, in gigabytes [default: 2]")
+    Field::value("memory", "GB", "With the search: the memory its table of bounds takes, in gigabytes [default: by the lines, up to 2]")
         .command_line_only();
 
 /// The most lines of a board too large to table that `solve` and `probe`
