@@ -1,9 +1,11 @@
 //! Dots and Boxes' published results, checked against our tables.
 
+use std::time::Instant;
+
 use solved_engine::{Progress, Table, TableError, sweep};
 
 use super::quiet::{QuietOutcomes, QuietTable, agrees_with_sweep};
-use super::search::{check_record, search_agrees_with_sweep};
+use super::search::{Search, check_record, search_agrees_with_sweep};
 use super::wilson::{Diagram, Loony};
 use super::{Board, Scorer, Variant};
 use crate::claims::{ClaimCheck, Verdict};
@@ -227,6 +229,66 @@ fn check_4x5(record: &str) -> ClaimCheck {
     }
 }
 
+/// Claim 9 found again (`verify --search-again`): the start's value in
+/// the repository's record, tested by the search `make` gives (which knows
+/// nothing of that record), made only if the record has the value.
+///
+/// # Errors
+///
+/// What making the search failed with; [`SearchError`] if the progress
+/// asks to stop or the search's own record cannot be written.
+pub(super) fn check_4x5_again(
+    make: impl FnOnce() -> anyhow::Result<Search>,
+    progress: &dyn Progress,
+) -> anyhow::Result<ClaimCheck> {
+    let board = Board::for_search(4, 5, Variant::American).expect("4x5 is within the search's reach");
+    check_again(&board, RECORD_4X5, 0, make, progress)
+}
+
+/// The start's value as `record` has it, tested again by the search `make`
+/// gives and held to `published`.
+fn check_again(
+    board: &Board,
+    record: &str,
+    published: i32,
+    make: impl FnOnce() -> anyhow::Result<Search>,
+    progress: &dyn Progress,
+) -> anyhow::Result<ClaimCheck> {
+    let claim = |ours: String, verdict| {
+        ClaimCheck::new(
+            "9b",
+            "4x5 American (49 lines): a tie, searched again from nothing",
+            "Barker & Korf, AAAI 2012",
+            "0 (a tie)",
+            ours,
+            verdict,
+        )
+    };
+    let (lower, upper) = match check_record(board, record) {
+        Ok(check) => check.start,
+        Err(error) => return Ok(claim(format!("the search's record is not one: {error}"), Verdict::Disagrees)),
+    };
+    if lower != upper {
+        return Ok(claim(
+            format!("not yet: the record has the start within {lower:+}..={upper:+} only"),
+            Verdict::NotYetReachable,
+        ));
+    }
+    let search = make()?;
+    let (began, before) = (Instant::now(), search.nodes());
+    let held = search.start_is(lower, progress)?;
+    let work = format!(
+        "{} positions in {}",
+        crate::text::thousands(search.nodes() - before),
+        crate::text::duration(began.elapsed().as_secs_f64())
+    );
+    Ok(if held {
+        claim(format!("{lower:+} again ({work})"), Verdict::of(lower == published))
+    } else {
+        claim(format!("not {lower:+}, the record's value ({work})"), Verdict::Disagrees)
+    })
+}
+
 /// Compares every line of the start with Wilson's diagram: its score and,
 /// if the diagram has them, its loony mark.
 fn check_diagram(claim: &DiagramClaim, scorer: &Scorer<'_>) -> Result<ClaimCheck, TableError> {
@@ -311,6 +373,8 @@ const SEARCH_SAMPLES: usize = 10_000;
 
 #[cfg(test)]
 mod tests {
+    use solved_engine::Silent;
+
     use super::*;
 
     const HEAD: &str = r#"{"format":"solved dots-and-boxes search record 1","rows":4,"cols":5,"variant":"american","nodes":7,"seconds":3600.0,"positions":["#;
@@ -327,5 +391,29 @@ mod tests {
         let broken = check_4x5("{");
         assert_eq!(broken.verdict, Verdict::Disagrees);
         assert!(broken.ours.contains("not one"), "{}", broken.ours);
+    }
+
+    /// The claim searched again, on 3×3 (a win by 3 for B): a record with
+    /// the true value agrees, one with another disagrees, one without a
+    /// value is not yet checked.
+    #[test]
+    fn the_start_searched_again_is_held_to_the_record_and_to_the_published_value() {
+        let board = Board::new(3, 3, Variant::American).unwrap();
+        let record = |bounds: &str| {
+            format!(
+                r#"{{"format":"solved dots-and-boxes search record 1","rows":3,"cols":3,"variant":"american","nodes":7,"seconds":1.0,"positions":[{{"lines":"",{bounds}}}]}}"#
+            )
+        };
+        let again = |bounds: &str, published: i32| {
+            check_again(&board, &record(bounds), published, || Ok(Search::new(&board, 1 << 16)), &Silent).unwrap()
+        };
+        let found = again(r#""lower":-3,"upper":-3"#, -3);
+        assert_eq!(found.verdict, Verdict::Agrees, "{}", found.ours);
+        assert!(found.ours.starts_with("-3 again"), "{}", found.ours);
+        assert_eq!(again(r#""lower":-3,"upper":-3"#, 0).verdict, Verdict::Disagrees);
+        let false_record = again(r#""lower":-1,"upper":-1"#, -1);
+        assert_eq!(false_record.verdict, Verdict::Disagrees);
+        assert!(false_record.ours.contains("not -1"), "{}", false_record.ours);
+        assert_eq!(again(r#""lower":-5,"upper":1"#, -3).verdict, Verdict::NotYetReachable);
     }
 }

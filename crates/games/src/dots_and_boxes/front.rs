@@ -9,8 +9,8 @@ use solved_engine::table::Margin;
 use solved_engine::{Table, TableKey};
 
 use super::answers::{Probe, Searched, Solved, Summary};
-use super::claims::RECORD_4X5;
-use super::game::{DIAGRAM, MEMORY, MOVES, RECORD, SEARCH, SWEEP, UNASKED_SEARCH_LINES};
+use super::claims::{RECORD_4X5, check_4x5_again};
+use super::game::{DIAGRAM, MEMORY, MOVES, RECORD, SEARCH, SEARCH_AGAIN, SWEEP, UNASKED_SEARCH_LINES};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::search::{Search, SearchedMove, estimate};
@@ -197,17 +197,24 @@ fn search_table_bytes(lines: u32) -> usize {
     (16usize << lines.saturating_sub(6).min(40)).min((SEARCH_TABLE_GB * 1e9) as usize)
 }
 
+/// The table of bounds `--memory` asks for, else as large as a search of
+/// `lines` can use.
+fn table_bytes(params: &Params, lines: u32) -> Result<usize, ParamError> {
+    match params.number::<f64>(MEMORY.name)? {
+        None => Ok(search_table_bytes(lines)),
+        Some(gigabytes) if gigabytes.is_finite() && gigabytes > 0.0 && gigabytes <= 1e6 => {
+            Ok((gigabytes * 1e9) as usize)
+        }
+        Some(_) => Err(ParamError::Combination("--memory is a number of gigabytes, more than 0")),
+    }
+}
+
 /// The start and every first line by search, going on from the board's
 /// record, with a table of bounds of `--memory` (by default as large as
 /// the board can use, up to [`SEARCH_TABLE_GB`]).
 fn search_start(board: &Board, params: &Params, host: &dyn Host) -> anyhow::Result<Searched> {
     let began = Instant::now();
-    let gigabytes = params.number::<f64>(MEMORY.name)?;
-    let table_bytes = match gigabytes {
-        None => search_table_bytes(board.free_line_count()),
-        Some(gigabytes) if gigabytes.is_finite() && gigabytes > 0.0 && gigabytes <= 1e6 => (gigabytes * 1e9) as usize,
-        Some(_) => return Err(ParamError::Combination("--memory is a number of gigabytes, more than 0").into()),
-    };
+    let table_bytes = table_bytes(params, board.free_line_count())?;
     let record = match params.text(RECORD.name) {
         Some(path) => std::path::PathBuf::from(path),
         None => host.store().dir().join(format!(
@@ -291,6 +298,29 @@ fn probe_by_search(board: &Board, pos: &Position, params: &Params, host: &dyn Ho
     Ok(Probe::new(board, pos, value, scores, &[], choice).searched())
 }
 
+/// Claim 9 tested by a search of its own, which keeps what it finds in a
+/// record beside the tables and goes on from it when run again.
+fn search_4x5_again(params: &Params, host: &dyn Host) -> anyhow::Result<crate::claims::ClaimCheck> {
+    let make = || {
+        let board = Board::for_search(4, 5, Variant::American).expect("4x5 is within the search's reach");
+        let path = host.store().dir().join(format!("{}-4x5-american.search-again.json", INFO.id));
+        let search = Search::new(&board, table_bytes(params, board.free_line_count())?).with_record(&path)?;
+        let (positions, _, seconds) = search.recorded();
+        host.progress().note(&format!(
+            "searching 4x5 American's start again, keeping what it finds at {}: {} from nothing on two threads of the machine in docs/performance.md{}",
+            path.display(),
+            estimate::say(estimate::search_seconds(board.free_line_count())),
+            if positions > 0 {
+                format!("; going on from {positions} positions found over {:.1} hours", seconds / 3600.0)
+            } else {
+                String::new()
+            },
+        ));
+        Ok(search)
+    };
+    check_4x5_again(make, host.progress())
+}
+
 /// `search`, knowing the repository's record if `board` is 4×5 American.
 fn knowing_the_record(search: Search, board: &Board) -> anyhow::Result<Search> {
     if (board.rows(), board.cols(), board.variant()) != (4, 5, Variant::American) {
@@ -363,6 +393,9 @@ fn verify(params: &Params, host: &dyn Host) -> anyhow::Result<Claims> {
     )?;
     if params.flag("exhaustive")? {
         claims.extend(verify_against_sweep(host.progress())?);
+    }
+    if params.flag(SEARCH_AGAIN.name)? {
+        claims.push(search_4x5_again(params, host)?);
     }
     claims.extend(manifest::claims(store.dir(), INFO.id, host.progress())?);
     Ok(Claims::new(INFO.id, &claims))

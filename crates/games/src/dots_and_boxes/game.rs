@@ -36,6 +36,13 @@ const EXHAUSTIVE: Field = Field::flag(
 )
 .command_line_only();
 
+/// Claim 9 again, by a search of its own: hours, resumable.
+pub(super) const SEARCH_AGAIN: Field = Field::flag(
+    "search-again",
+    "Also search 4x5 American's start again from nothing, to test the value its record in the repository gives (hours on two threads; it keeps what it finds beside the tables and goes on from there when run again)",
+)
+.command_line_only();
+
 /// Only for boards the sweep solves: the one layout a program of its own
 /// reads simply, where the quiet table needs its search over captures.
 pub(super) const SWEEP: Field = Field::flag(
@@ -63,9 +70,12 @@ pub(super) const RECORD: Field = Field::value(
 .command_line_only();
 
 /// The memory of the search's table of bounds.
-pub(super) const MEMORY: Field =
-    Field::value("memory", "GB", "With the search: the memory its table of bounds takes, in gigabytes [default: by the lines, up to 2]")
-        .command_line_only();
+pub(super) const MEMORY: Field = Field::value(
+    "memory",
+    "GB",
+    "With the search: the memory its table of bounds takes, in gigabytes [default: by the lines, up to 2]",
+)
+.command_line_only();
 
 /// The most lines of a board too large to table that `solve` and `probe`
 /// search without being asked: 4×5 American's, the largest board ever
@@ -112,7 +122,7 @@ pub const INFO: GameInfo = GameInfo {
         Supported {
             operation: Operation::Verify,
             about: "Dots and Boxes (solves the small claimed boards if they are not cached; checks 3x5 and 4x4 American once built)",
-            fields: &[EXHAUSTIVE],
+            fields: &[EXHAUSTIVE, SEARCH_AGAIN, MEMORY],
             served: None,
         },
         Supported {

@@ -263,6 +263,65 @@ impl Search {
         Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before, recorded })
     }
 
+    /// Whether the start's value (the final score A − B) is `value`, found
+    /// again by two tests of a null window on the first lines: every one
+    /// leads to at most `value`, and one to at least it. That is cheaper
+    /// than finding the value, which first needs guesses, and it knows
+    /// nothing but what this search was given (a record of its own, to go
+    /// on after a stop).
+    ///
+    /// # Errors
+    ///
+    /// [`SearchError`] if `progress` asks to stop or the record cannot be
+    /// written.
+    pub fn start_is(&self, value: i32, progress: &dyn Progress) -> Result<bool, SearchError> {
+        let mut classes: Vec<(u64, i32)> = (0..self.board.free_lines().len() as u32)
+            .map(|bit| (self.symmetries.canonical(1 << bit).0, self.completed(0, 1 << bit)))
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        progress.start("first lines tested", 2 * classes.len() as u64);
+        // Whether the line's score is at least `value` (or at most): a line
+        // that takes boxes scores them and the margin after, any other the
+        // margin after, negated.
+        let score_is = |&(class, taken): &(u64, i32), at_least: bool| {
+            let held = if taken > 0 {
+                self.test(class, value - taken, at_least, progress)
+            } else {
+                self.test(class, -value, !at_least, progress)
+            };
+            progress.advance(1);
+            held
+        };
+        let tested = (|| {
+            let at_most = classes.par_iter().map(|class| score_is(class, false)).collect::<Result<Vec<bool>, _>>()?;
+            if !at_most.iter().all(|&held| held) {
+                return Ok(false);
+            }
+            // One line reaching `value` is enough.
+            let at_least =
+                classes.par_iter().map(|class| score_is(class, true)).find_any(|held| !matches!(held, Ok(false)));
+            at_least.unwrap_or(Ok(false))
+        })();
+        if let Some(record) = &self.record {
+            record.finish(self.nodes())?;
+        }
+        Ok(tested?)
+    }
+
+    /// Whether the mover's margin at `drawn` is at least `bound` (or, if
+    /// not `at_least`, at most it): one search of a null window.
+    fn test(&self, drawn: u64, bound: i32, at_least: bool, progress: &dyn Progress) -> Result<bool, Interrupted> {
+        let mut walk = Walk { nodes: 0, counted: 0, progress, stopped: false };
+        let held = if at_least {
+            self.value(drawn, bound - 1, bound, &mut walk) >= bound
+        } else {
+            self.value(drawn, bound, bound + 1, &mut walk) <= bound
+        };
+        self.nodes.fetch_add(walk.nodes - walk.counted, Ordering::Relaxed);
+        if walk.stopped { Err(Interrupted) } else { Ok(held) }
+    }
+
     /// What [`line_worths`](Self::line_worths) gives, if the record holds
     /// the margin after every line exactly: nothing to search.
     pub fn recorded_line_worths(&self, drawn: u64) -> Option<Vec<SearchedMove>> {

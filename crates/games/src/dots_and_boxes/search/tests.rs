@@ -251,3 +251,20 @@ fn a_record_read_back_gives_the_sweeps_values_and_a_false_bound_is_caught() {
     let other = Board::new(3, 3, Variant::Swedish).unwrap();
     assert!(check_record(&other, &text).unwrap_err().contains("not of 3x3 swedish"));
 }
+
+/// The start's value found again by two tests of a null window is the
+/// sweep's, and no other value passes, on boards whose first lines take
+/// boxes (Swedish 1×2) and whose do not.
+#[test]
+fn the_start_tested_again_is_the_sweeps_value_and_no_other() {
+    for (rows, cols, variant) in
+        [(3, 3, Variant::American), (2, 4, Variant::Icelandic), (1, 2, Variant::Swedish), (2, 3, Variant::Swedish)]
+    {
+        let board = Board::new(rows, cols, variant).unwrap();
+        let value = i32::from(swept(&board).get(0));
+        for guess in value - 3..=value + 3 {
+            let search = Search::new(&board, 1 << 16);
+            assert_eq!(search.start_is(guess, &Silent).unwrap(), guess == value, "{} at {guess}", board_name(&board));
+        }
+    }
+}
