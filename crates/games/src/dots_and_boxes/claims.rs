@@ -235,7 +235,7 @@ fn check_4x5(record: &str) -> ClaimCheck {
 ///
 /// # Errors
 ///
-/// What making the search failed with; [`SearchError`] if the progress
+/// What making the search failed with; [`SearchError`](super::search::SearchError) if the progress
 /// asks to stop or the search's own record cannot be written.
 pub(super) fn check_4x5_again(
     make: impl FnOnce() -> anyhow::Result<Search>,
