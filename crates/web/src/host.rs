@@ -37,7 +37,7 @@ impl Host for Request<'_> {
 
     fn obtain(&self, wanted: Wanted) -> anyhow::Result<(Loaded, Provenance)> {
         let state = self.state;
-        let Wanted { path, what, work, key, positions, command, detail, open, build, on_request, .. } = wanted;
+        let Wanted { path, what, work, key, positions, command, detail, open, build, on_request } = wanted;
         if let Some(loaded) = state.load(path.clone(), &open)? {
             return Ok((loaded, Provenance::Cached));
         }

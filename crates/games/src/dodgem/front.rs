@@ -153,7 +153,6 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
     let opened = game.clone();
     let wanted = Wanted {
         path: files.dir().to_path_buf(),
-        name: INFO.name,
         what: format!("the {} {} ({}) table", INFO.name, game.table_key().size, game.table_key().variant),
         work: Work::Build,
         key: game.table_key(),

@@ -358,7 +358,6 @@ fn searched_lines(board: &Board, pos: &Position, params: &Params, host: &dyn Hos
     let (searched, drawn) = (board.clone(), pos.drawn());
     Wanted {
         path: host.store().dir().join(format!("{}-{rows}x{cols}-{variant}.search", INFO.id)).join(format!("{drawn:x}")),
-        name: INFO.name,
         what: format!("the search of this {rows}x{cols} {variant} position's {undrawn} lines"),
         work: Work::Search,
         key,

@@ -77,8 +77,6 @@ pub struct Wanted {
     /// Where it is kept in the store: a file, or a directory of unit
     /// files. A host keeps what it loaded under this path.
     pub path: PathBuf,
-    /// The game's name, for messages.
-    pub name: &'static str,
     /// What it is, for messages: "the Dodgem 5x5 (normal) table".
     pub what: String,
     /// Whether it is built or searched.
@@ -163,7 +161,6 @@ impl Wanted {
         let solved = game.clone();
         Wanted {
             path: path_of(store, game),
-            name,
             what: format!("the {name} {} ({}) table", key.size, key.variant),
             work: Work::Build,
             positions: key.positions,
