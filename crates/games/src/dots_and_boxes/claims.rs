@@ -264,28 +264,53 @@ fn check_again(
             verdict,
         )
     };
-    let (lower, upper) = match check_record(board, record) {
-        Ok(check) => check.start,
+    let check = match check_record(board, record) {
+        Ok(check) => check,
         Err(error) => return Ok(claim(format!("the search's record is not one: {error}"), Verdict::Disagrees)),
     };
-    if lower != upper {
-        return Ok(claim(
-            format!("not yet: the record has the start within {lower:+}..={upper:+} only"),
-            Verdict::NotYetReachable,
-        ));
-    }
+    // The start's value is the best of the first lines': their bounds are
+    // what is searched again.
+    let claims: Vec<(u32, i32, i32)> = (0..)
+        .zip(&check.first_moves)
+        .filter_map(|(bit, (_, bounds))| bounds.map(|(lower, upper)| (bit, lower, upper)))
+        .collect();
+    let best = |pick: fn(&(u32, i32, i32)) -> i32| claims.iter().map(pick).max();
+    let (lower, upper) = (best(|c| c.1), best(|c| c.2));
+    let value = match (lower, upper) {
+        (Some(lower), Some(upper)) if lower == upper && claims.len() == check.first_moves.len() => lower,
+        _ => {
+            let (lower, upper) = check.start;
+            return Ok(claim(
+                format!("not yet: the record's first lines put the start within {lower:+}..={upper:+} only"),
+                Verdict::NotYetReachable,
+            ));
+        }
+    };
     let search = make()?;
     let (began, before) = (Instant::now(), search.nodes());
-    let held = search.start_is(lower, progress)?;
+    let held = search.first_lines_hold(&claims, progress)?;
     let work = format!(
         "{} positions in {}",
         crate::text::thousands(search.nodes() - before),
         crate::text::duration(began.elapsed().as_secs_f64())
     );
-    Ok(if held {
-        claim(format!("{lower:+} again ({work})"), Verdict::of(lower == published))
+    let failed: Vec<String> = claims
+        .iter()
+        .zip(&held)
+        .filter(|(_, held)| !**held)
+        .map(|(&(bit, lower, upper), _)| format!("{} not in {lower:+}..={upper:+}", check.first_moves[bit as usize].0))
+        .collect();
+    let exact = claims.iter().filter(|c| c.1 == c.2).count();
+    Ok(if failed.is_empty() {
+        claim(
+            format!(
+                "{value:+} again, with every first line's recorded score ({exact} of {} exact; {work})",
+                claims.len()
+            ),
+            Verdict::of(value == published),
+        )
     } else {
-        claim(format!("not {lower:+}, the record's value ({work})"), Verdict::Disagrees)
+        claim(format!("the record is wrong: {} ({work})", failed.join("; ")), Verdict::Disagrees)
     })
 }
 
@@ -393,27 +418,41 @@ mod tests {
         assert!(broken.ours.contains("not one"), "{}", broken.ours);
     }
 
-    /// The claim searched again, on 3×3 (a win by 3 for B): a record with
-    /// the true value agrees, one with another disagrees, one without a
-    /// value is not yet checked.
+    /// The claim searched again, on 3×3 (a win by 3 for B): the record of
+    /// a search agrees; with a first line's score made one better, it is
+    /// wrong; with only the start's bounds, not yet checked.
     #[test]
-    fn the_start_searched_again_is_held_to_the_record_and_to_the_published_value() {
+    fn the_first_lines_searched_again_are_held_to_the_record_and_to_the_published_value() {
         let board = Board::new(3, 3, Variant::American).unwrap();
-        let record = |bounds: &str| {
-            format!(
-                r#"{{"format":"solved dots-and-boxes search record 1","rows":3,"cols":3,"variant":"american","nodes":7,"seconds":1.0,"positions":[{{"lines":"",{bounds}}}]}}"#
-            )
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.json");
+        Search::new(&board, 1 << 16).with_record(&path).unwrap().start(&Silent).unwrap();
+        let record = std::fs::read_to_string(&path).unwrap();
+        let again = |record: &str, published: i32| {
+            check_again(&board, record, published, || Ok(Search::new(&board, 1 << 16)), &Silent).unwrap()
         };
-        let again = |bounds: &str, published: i32| {
-            check_again(&board, &record(bounds), published, || Ok(Search::new(&board, 1 << 16)), &Silent).unwrap()
-        };
-        let found = again(r#""lower":-3,"upper":-3"#, -3);
+        let found = again(&record, -3);
         assert_eq!(found.verdict, Verdict::Agrees, "{}", found.ours);
-        assert!(found.ours.starts_with("-3 again"), "{}", found.ours);
-        assert_eq!(again(r#""lower":-3,"upper":-3"#, 0).verdict, Verdict::Disagrees);
-        let false_record = again(r#""lower":-1,"upper":-1"#, -1);
-        assert_eq!(false_record.verdict, Verdict::Disagrees);
-        assert!(false_record.ours.contains("not -1"), "{}", false_record.ours);
-        assert_eq!(again(r#""lower":-5,"upper":1"#, -3).verdict, Verdict::NotYetReachable);
+        assert!(
+            found.ours.starts_with("-3 again, with every first line's recorded score (24 of 24 exact"),
+            "{}",
+            found.ours
+        );
+        assert_eq!(again(&record, 0).verdict, Verdict::Disagrees);
+        // Line ab's position (B to move) recorded one box better for B: ab is then a worse line for A than it is.
+        let entry = record.lines().find(|line| line.contains(r#""lines":"ab","#)).expect("ab is recorded");
+        let margin: i32 = entry.split(r#""lower":"#).nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+        let wrong = record.replace(
+            entry,
+            &entry.replace(
+                &format!(r#""lower":{margin},"upper":{margin}"#),
+                &format!(r#""lower":{0},"upper":{0}"#, margin + 2),
+            ),
+        );
+        let caught = again(&wrong, -3);
+        assert_eq!(caught.verdict, Verdict::Disagrees, "{}", caught.ours);
+        assert!(caught.ours.contains("ab not in"), "{}", caught.ours);
+        let start_only = r#"{"format":"solved dots-and-boxes search record 1","rows":3,"cols":3,"variant":"american","nodes":7,"seconds":1.0,"positions":[{"lines":"","lower":-3,"upper":-3}]}"#;
+        assert_eq!(again(start_only, -3).verdict, Verdict::NotYetReachable);
     }
 }

@@ -39,7 +39,7 @@ const EXHAUSTIVE: Field = Field::flag(
 /// Claim 9 again, by a search of its own: hours, resumable.
 pub(super) const SEARCH_AGAIN: Field = Field::flag(
     "search-again",
-    "Also search 4x5 American's start again from nothing, to test the value its record in the repository gives (hours on two threads; it keeps what it finds beside the tables and goes on from there when run again)",
+    "Also search 4x5 American's first lines again from nothing, to test the scores its record in the repository gives them, and so the start's value (hours on two threads; it keeps what it finds beside the tables and goes on from there when run again)",
 )
 .command_line_only();
 

@@ -263,50 +263,54 @@ impl Search {
         Ok(SearchedStart { value, first_moves, nodes: self.nodes() - before, recorded })
     }
 
-    /// Whether the start's value (the final score A − B) is `value`, found
-    /// again by two tests of a null window on the first lines: every one
-    /// leads to at most `value`, and one to at least it. That is cheaper
-    /// than finding the value, which first needs guesses, and it knows
+    /// Which of `claims` hold: each a first line (its bit) and bounds on
+    /// the final score A − B it leads to, tested again by searches of a
+    /// null window (one for each bound short of the board's), which know
     /// nothing but what this search was given (a record of its own, to go
-    /// on after a stop).
+    /// on after a stop). Testing bounds is cheaper than finding values,
+    /// which first needs guesses.
     ///
     /// # Errors
     ///
     /// [`SearchError`] if `progress` asks to stop or the record cannot be
     /// written.
-    pub fn start_is(&self, value: i32, progress: &dyn Progress) -> Result<bool, SearchError> {
-        let mut classes: Vec<(u64, i32)> = (0..self.board.free_lines().len() as u32)
-            .map(|bit| (self.symmetries.canonical(1 << bit).0, self.completed(0, 1 << bit)))
-            .collect();
-        classes.sort_unstable();
-        classes.dedup();
-        progress.start("first lines tested", 2 * classes.len() as u64);
-        // Whether the line's score is at least `value` (or at most): a line
-        // that takes boxes scores them and the margin after, any other the
-        // margin after, negated.
-        let score_is = |&(class, taken): &(u64, i32), at_least: bool| {
-            let held = if taken > 0 {
-                self.test(class, value - taken, at_least, progress)
-            } else {
-                self.test(class, -value, !at_least, progress)
-            };
-            progress.advance(1);
-            held
-        };
-        let tested = (|| {
-            let at_most = classes.par_iter().map(|class| score_is(class, false)).collect::<Result<Vec<bool>, _>>()?;
-            if !at_most.iter().all(|&held| held) {
-                return Ok(false);
-            }
-            // One line reaching `value` is enough.
-            let at_least =
-                classes.par_iter().map(|class| score_is(class, true)).find_any(|held| !matches!(held, Ok(false)));
-            at_least.unwrap_or(Ok(false))
-        })();
+    pub fn first_lines_hold(
+        &self,
+        claims: &[(u32, i32, i32)],
+        progress: &dyn Progress,
+    ) -> Result<Vec<bool>, SearchError> {
+        let boxes = self.open_boxes(0);
+        // Mirror images of one line, claimed alike, are tested once.
+        let tested = |&(bit, lower, upper): &(u32, i32, i32)| (self.symmetries.canonical(1 << bit).0, lower, upper);
+        let mut distinct: Vec<(u64, i32, i32)> = claims.iter().map(tested).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let bits: Vec<u32> = claims.iter().map(|claim| claim.0).collect();
+        progress.start("first lines tested", distinct.len() as u64);
+        let held = distinct
+            .par_iter()
+            .map(|&(class, lower, upper)| {
+                let bit = bits.iter().copied().find(|&bit| self.symmetries.canonical(1 << bit).0 == class);
+                let taken = bit.map_or(0, |bit| self.completed(0, 1 << bit));
+                // A line that takes boxes scores them and the margin after;
+                // any other line the margin after, negated.
+                let score_is = |bound: i32, at_least: bool| {
+                    if taken > 0 {
+                        self.test(class, bound - taken, at_least, progress)
+                    } else {
+                        self.test(class, -bound, !at_least, progress)
+                    }
+                };
+                let held = (lower <= -boxes || score_is(lower, true)?) && (upper >= boxes || score_is(upper, false)?);
+                progress.advance(1);
+                Ok(((class, lower, upper), held))
+            })
+            .collect::<Result<Vec<((u64, i32, i32), bool)>, Interrupted>>();
         if let Some(record) = &self.record {
             record.finish(self.nodes())?;
         }
-        Ok(tested?)
+        let held = held?;
+        Ok(claims.iter().map(|claim| held.iter().any(|&(c, h)| c == tested(claim) && h)).collect())
     }
 
     /// Whether the mover's margin at `drawn` is at least `bound` (or, if

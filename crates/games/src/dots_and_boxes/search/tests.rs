@@ -252,19 +252,26 @@ fn a_record_read_back_gives_the_sweeps_values_and_a_false_bound_is_caught() {
     assert!(check_record(&other, &text).unwrap_err().contains("not of 3x3 swedish"));
 }
 
-/// The start's value found again by two tests of a null window is the
-/// sweep's, and no other value passes, on boards whose first lines take
-/// boxes (Swedish 1×2) and whose do not.
+/// Bounds on the first lines tested again: the sweep's scores hold, as
+/// bounds and exactly, and a score one off does not, on boards whose first
+/// lines take boxes (Swedish 1×2) and whose do not.
 #[test]
-fn the_start_tested_again_is_the_sweeps_value_and_no_other() {
+fn first_lines_tested_again_hold_at_the_sweeps_scores_only() {
     for (rows, cols, variant) in
         [(3, 3, Variant::American), (2, 4, Variant::Icelandic), (1, 2, Variant::Swedish), (2, 3, Variant::Swedish)]
     {
         let board = Board::new(rows, cols, variant).unwrap();
-        let value = i32::from(swept(&board).get(0));
-        for guess in value - 3..=value + 3 {
-            let search = Search::new(&board, 1 << 16);
-            assert_eq!(search.start_is(guess, &Silent).unwrap(), guess == value, "{} at {guess}", board_name(&board));
+        let truth = Search::new(&board, 1 << 16).line_worths(0, &Silent).unwrap();
+        let boxes = board.groups().len() as i32;
+        let bits = 0..truth.len() as u32;
+        let exact: Vec<(u32, i32, i32)> = bits.clone().zip(&truth).map(|(bit, m)| (bit, m.score, m.score)).collect();
+        let search = Search::new(&board, 1 << 16);
+        assert!(search.first_lines_hold(&exact, &Silent).unwrap().iter().all(|&held| held), "{}", board_name(&board));
+        for (bit, m) in bits.zip(&truth) {
+            let claims =
+                [(bit, m.score + 1, boxes), (bit, -boxes, m.score - 1), (bit, -boxes, boxes), (bit, m.score, boxes)];
+            let held = Search::new(&board, 1 << 16).first_lines_hold(&claims, &Silent).unwrap();
+            assert_eq!(held, [false, false, true, true], "{} line {}", board_name(&board), m.line);
         }
     }
 }
