@@ -10,7 +10,7 @@ use solved_engine::{Table, TableKey};
 
 use super::answers::{Probe, Searched, Solved, Summary};
 use super::claims::{RECORD_4X5, check_4x5_again};
-use super::game::{DIAGRAM, MEMORY, MOVES, RECORD, SEARCH, SEARCH_AGAIN, SWEEP, UNASKED_SEARCH_LINES};
+use super::game::{DIAGRAM, MEMORY, MOVES, RECORD, SEARCH, SEARCH_AGAIN, SWEEP, TO_MOVE, UNASKED_SEARCH_LINES};
 use super::play::{Judge, Session};
 use super::quiet::{QuietOutcomes, QuietTable};
 use super::search::{Search, SearchedMove, estimate};
@@ -346,11 +346,15 @@ fn searched_lines(board: &Board, pos: &Position, params: &Params, host: &dyn Hos
         positions: 0,
     };
     // The command names this very position, to be run as it stands.
-    let position = match params.text(MOVES.name) {
-        Some(moves) if !moves.is_empty() => format!(" {moves}"),
-        _ if params.is_given(DIAGRAM.name) => format!(" --{} FILE", DIAGRAM.name),
-        _ => String::new(),
-    };
+    let mut named = board.to_params();
+    match params.text(MOVES.name).filter(|moves| !moves.is_empty()) {
+        Some(moves) => named.push((MOVES.name, moves.to_string())),
+        None if params.is_given(DIAGRAM.name) => {
+            named.push((DIAGRAM.name, "FILE".into()));
+            named.extend(params.text(TO_MOVE.name).map(|player| (TO_MOVE.name, player.to_string())));
+        }
+        None => {}
+    }
     let said = format!(
         "{rows}x{cols} {variant} is too large to table: searching the {undrawn} lines of this position takes {} on two threads of the machine in docs/performance.md",
         estimate::say(seconds),
@@ -362,7 +366,7 @@ fn searched_lines(board: &Board, pos: &Position, params: &Params, host: &dyn Hos
         work: Work::Search,
         key,
         positions: 0,
-        command: format!("{}{position}", INFO.command_line(Operation::Probe, &board.to_params())),
+        command: INFO.command_line(Operation::Probe, &named),
         detail: BTreeMap::from([("lines", u64::from(undrawn))]),
         open: Box::new(|_| Ok(None)),
         build: Ok((

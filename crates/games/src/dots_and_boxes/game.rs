@@ -26,7 +26,7 @@ pub(super) const MOVES: Field = Field::positional(
 );
 pub(super) const DIAGRAM: Field =
     Field::value("diagram", "FILE", "Read the position from a Wilson diagram instead").command_line_only();
-const TO_MOVE: Field =
+pub(super) const TO_MOVE: Field =
     Field::value("to-move", "PLAYER", "Who is to move in the diagram, A or B (needed once boxes are taken)")
         .command_line_only();
 const SIDE: Field = Field::value("as", "PLAYER", "Your side: A moves first").with_default("A").command_line_only();
