@@ -30,6 +30,7 @@ mod reach;
 mod schedule;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::game::{Unit, Units};
 use crate::progress::Progress;
@@ -132,6 +133,26 @@ pub struct UnitReport {
     pub resumed: usize,
     /// The most bytes of unit values held at once.
     pub peak_bytes: u64,
+    /// The units this run solved, by size, with the time they took: what
+    /// projects a solve of another board, or on another machine. Left
+    /// empty by a solve spread over MPI ranks.
+    pub by_size: Vec<SizeTime>,
+}
+
+/// The units of one size a run solved, and the wall time they took.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct SizeTime {
+    /// Every unit counted has fewer positions than this, and at least half
+    /// as many; except that the small units (below 2^24 positions) are one
+    /// class, since they are solved several at once, one on each thread.
+    pub below: u64,
+    /// How many units.
+    pub units: usize,
+    /// Their positions.
+    pub positions: u64,
+    /// The wall time they took, from the first one's start to the last
+    /// one's end for small units solved together.
+    pub time: Duration,
 }
 
 /// Solves games made of units, within a memory budget.

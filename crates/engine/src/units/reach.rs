@@ -64,17 +64,20 @@ pub trait ForwardUnits: Rules {
         });
     }
 
-    /// Calls `f(unit, idx)` for every child, once per move, of each
-    /// position of `unit` numbered `base + i` for a bit `i` set in
-    /// `marked` that is not terminal. `base` is a multiple of 64 and every
-    /// marked number is in the unit. The default takes each position on
-    /// its own; a game whose neighbouring positions have the same children
-    /// (up to a turn, say) finds them once for all.
-    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64)) {
+    /// Calls `f(unit, word, bits)` for the children, once per move, of
+    /// each position of `unit` numbered `base + i` for a bit `i` set in
+    /// `marked` that is not terminal: the children are the positions of
+    /// `unit` numbered `64 * word + j` for each bit `j` set in `bits`.
+    /// `base` is a multiple of 64 and every marked number is in the unit.
+    /// The default takes each position on its own, a child a call; a game
+    /// whose neighbouring positions have the same children (up to a turn,
+    /// say) finds them once for all, and gives neighbouring children
+    /// together.
+    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64, u64)) {
         let range = base + u64::from(marked.trailing_zeros())..base + 64 - u64::from(marked.leading_zeros());
         self.for_each_in_unit(unit, range, |idx, pos| {
             if marked >> (idx - base) & 1 == 1 && self.terminal_value(&pos).is_none() {
-                self.for_each_child_located(&pos, &mut f);
+                self.for_each_child_located(&pos, |to, at| f(to, at / 64, 1 << (at % 64)));
             }
         });
     }
@@ -276,17 +279,18 @@ impl<'a> Found<'a> {
         Found { marks: Vec::with_capacity(FOUND_BATCH) }
     }
 
-    fn add(&mut self, words: &'a [AtomicU64], idx: u64) {
-        self.marks.push((&words[(idx / 64) as usize], 1 << (idx % 64)));
+    /// Marks the positions of `bits` in word `word` of `words`.
+    fn add(&mut self, words: &'a [AtomicU64], word: u64, bits: u64) {
+        self.marks.push((&words[word as usize], bits));
         if self.marks.len() == FOUND_BATCH {
             self.mark();
         }
     }
 
     fn mark(&mut self) {
-        self.marks.retain(|(word, bit)| word.load(Relaxed) & bit == 0);
-        for (word, bit) in self.marks.drain(..) {
-            word.fetch_or(bit, Relaxed);
+        self.marks.retain(|(word, bits)| word.load(Relaxed) & bits != *bits);
+        for (word, bits) in self.marks.drain(..) {
+            word.fetch_or(bits, Relaxed);
         }
     }
 }
@@ -323,9 +327,9 @@ fn close<G: ForwardUnits>(
                         w += 1;
                         continue;
                     }
-                    game.for_each_child_of_marked(number, ((first + w) * 64) as u64, todo, |to, at| {
+                    game.for_each_child_of_marked(number, ((first + w) * 64) as u64, todo, |to, word, bits| {
                         let marks = if to == number { Some(seen) } else { pending[to].as_deref() };
-                        found.add(marks.expect("a unit's moves lead only to the units it depends on"), at);
+                        found.add(marks.expect("a unit's moves lead only to the units it depends on"), word, bits);
                     });
                     done[w] |= todo;
                     swept += u64::from(todo.count_ones());

@@ -14,8 +14,9 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::AcqRel, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
-use super::{Solvers, Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
+use super::{SizeTime, Solvers, Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
 use crate::progress::{Interrupted, Progress};
 use crate::retrograde::{Ranks, Sharing, SolveError};
 use crate::solution::Solution;
@@ -33,6 +34,12 @@ pub(super) fn segment_from(units: &[Unit], first: usize) -> Range<usize> {
     }
     let end = units[first..].iter().position(|unit| unit.len >= SMALL_UNIT).map_or(units.len(), |n| first + n);
     first..end
+}
+
+/// The class of size of a unit of `len` positions: [`SMALL_UNIT`] for a
+/// small one, else the next power of two above `len`.
+fn size_class(len: u64) -> u64 {
+    if len < SMALL_UNIT { SMALL_UNIT } else { 1 << (u64::BITS - len.leading_zeros()) }
 }
 
 /// A solve by units under way: what it has solved and what it keeps.
@@ -56,6 +63,7 @@ pub(super) struct Run<'a, G> {
     /// Hundredths of the positions for which a stage line was given.
     reported: AtomicU64,
     resuming_noted: AtomicBool,
+    by_size: Mutex<Vec<SizeTime>>,
 }
 
 impl<'a, G: Units> Run<'a, G> {
@@ -82,6 +90,7 @@ impl<'a, G: Units> Run<'a, G> {
             done: AtomicU64::new(0),
             reported: AtomicU64::new(0),
             resuming_noted: AtomicBool::new(false),
+            by_size: Mutex::new(Vec::new()),
         }
     }
 
@@ -91,7 +100,24 @@ impl<'a, G: Units> Run<'a, G> {
             solved: self.solved.load(Relaxed),
             resumed: self.resumed.load(Relaxed),
             peak_bytes: self.peak.load(Relaxed),
+            by_size: self.by_size.lock().unwrap_or_else(PoisonError::into_inner).clone(),
         }
+    }
+
+    /// Counts the units of `segment` not `stored` before as solved in
+    /// `time`, in their class of size (see [`SizeTime`]).
+    fn time_segment(&self, segment: Range<usize>, stored: &[bool], time: std::time::Duration) {
+        let solved: Vec<u64> = segment.zip(stored).filter(|(_, has)| !**has).map(|(u, _)| self.units[u].len).collect();
+        let below = size_class(solved.iter().copied().max().unwrap_or(0));
+        let mut by_size = self.by_size.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = by_size.partition_point(|class| class.below < below);
+        if by_size.get(at).is_none_or(|class| class.below != below) {
+            by_size.insert(at, SizeTime { below, ..SizeTime::default() });
+        }
+        let class = &mut by_size[at];
+        class.units += solved.len();
+        class.positions += solved.iter().sum::<u64>();
+        class.time += time;
     }
 
     /// Solves the units of `segment` that `store` does not hold, saving
@@ -126,18 +152,22 @@ impl<'a, G: Units> Run<'a, G> {
                 self.units.len()
             ));
         }
+        let began = Instant::now();
         if segment.len() == 1 {
-            return self.solve_unit(segment.start, Sharing::Threads);
+            self.solve_unit(segment.start, Sharing::Threads)?;
+        } else {
+            let together = Segment::new(self.units, segment.clone(), &stored);
+            let ready = together.ready_at_start();
+            rayon::scope_fifo(|scope| {
+                for number in ready {
+                    let together = &together;
+                    scope.spawn_fifo(move |scope| self.solve_in(together, scope, number));
+                }
+            });
+            together.into_result()?;
         }
-        let segment = Segment::new(self.units, segment, &stored);
-        let ready = segment.ready_at_start();
-        rayon::scope_fifo(|scope| {
-            for number in ready {
-                let segment = &segment;
-                scope.spawn_fifo(move |scope| self.solve_in(segment, scope, number));
-            }
-        });
-        segment.into_result()
+        self.time_segment(segment, &stored, began.elapsed());
+        Ok(())
     }
 
     /// Solves unit `number` of `segment`, then starts the units of the
@@ -433,6 +463,15 @@ pub(super) fn agreed<T>(ranks: &dyn Ranks, number: usize, outcome: Result<T, Tab
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_unit_is_timed_with_those_up_to_twice_its_size() {
+        assert_eq!(size_class(1), SMALL_UNIT);
+        assert_eq!(size_class(SMALL_UNIT - 1), SMALL_UNIT);
+        assert_eq!(size_class(SMALL_UNIT), 2 * SMALL_UNIT);
+        assert_eq!(size_class(2 * SMALL_UNIT - 1), 2 * SMALL_UNIT);
+        assert_eq!(size_class(3_000_000_000), 1 << 32);
+    }
 
     #[test]
     fn a_segment_starts_each_unsolved_unit_once_what_it_reads_is_solved() {

@@ -341,6 +341,9 @@ fn small_units_solve_each_once_its_dependencies_are_and_resume() {
     assert!((1..40).contains(&stored), "{stored} units stored");
     let report = UnitSolver::new(0).solve(&game, &again, &Silent).unwrap();
     assert_eq!((report.resumed, report.solved), (stored, 40 - stored));
+    // Timed by size, the units solved now are one class of small ones.
+    let [small] = &report.by_size[..] else { panic!("{:?}", report.by_size) };
+    assert_eq!((small.below, small.units, small.positions), (SMALL_UNIT, 40 - stored, 3000 * (40 - stored) as u64));
     assert_eq!(every_value(&[again.into_solution()]), naive);
 }
 

@@ -113,6 +113,44 @@ pub(super) struct UnitsJson {
     pub peak_unit_bytes: u64,
     pub stored_bytes: u64,
     pub dir: String,
+    /// How long each stage of this run took.
+    pub stage_seconds: StageSeconds,
+    /// The units this run solved, by size: what projects the time of a
+    /// solve elsewhere.
+    pub by_size: Vec<UnitSizeJson>,
+    /// The process's peak resident memory, where the system reports it.
+    pub peak_resident_bytes: Option<u64>,
+}
+
+/// The stages of a solve by unit files, in seconds: a stage resumed from
+/// an earlier run counts only what this run did.
+#[derive(Debug, Serialize)]
+pub(super) struct StageSeconds {
+    /// Solving the units.
+    pub units: f64,
+    /// The walk from the start that counts the reachable positions.
+    pub reachable: f64,
+    /// Counting every position by result and distance.
+    pub distances: f64,
+}
+
+/// The units of one size solved, and the wall time they took (see
+/// [`SizeTime`](solved_engine::units::SizeTime)).
+#[derive(Debug, Serialize)]
+pub(super) struct UnitSizeJson {
+    /// Each unit has fewer positions; the small units (below 2^24) are
+    /// one class, solved several at once.
+    pub below: u64,
+    pub units: usize,
+    pub positions: u64,
+    pub seconds: f64,
+}
+
+impl From<&solved_engine::units::SizeTime> for UnitSizeJson {
+    fn from(class: &solved_engine::units::SizeTime) -> UnitSizeJson {
+        let solved_engine::units::SizeTime { below, units, positions, time } = *class;
+        UnitSizeJson { below, units, positions, seconds: time.as_secs_f64() }
+    }
 }
 
 impl Answer for Solved {
@@ -149,7 +187,18 @@ impl Answer for Solved {
             let stored = crate::text::bytes(units.stored_bytes);
             let _ = writeln!(text, "on disk: {stored} for {} values ({size})", thousands(values));
         }
-        let _ = writeln!(text, "time: {:.2} s", self.seconds);
+        match &self.units {
+            Some(UnitsJson { stage_seconds: StageSeconds { units, reachable, distances }, .. }) => {
+                let _ = writeln!(
+                    text,
+                    "time: {:.2} s (units {units:.2} s, reachable {reachable:.2} s, distances {distances:.2} s)",
+                    self.seconds
+                );
+            }
+            None => {
+                let _ = writeln!(text, "time: {:.2} s", self.seconds);
+            }
+        }
         text
     }
 }

@@ -12,7 +12,7 @@ use solved_engine::{Table, Values};
 
 use anyhow::Context;
 
-use super::answers::{self, Audited, DisagreementJson, Probe, Solved, Summary, UnitsJson};
+use super::answers::{self, Audited, DisagreementJson, Probe, Solved, StageSeconds, Summary, UnitSizeJson, UnitsJson};
 use super::claims::SolvedUnits;
 use super::play::{Judge, Session};
 use super::{
@@ -173,7 +173,7 @@ fn units(game: &Dodgem, host: &dyn Host) -> anyhow::Result<Arc<DodgemUnits>> {
              solves them in about {2} on two cores, resuming where it stopped",
             game.size(),
             units_command(game),
-            duration(game.units_cost().seconds)
+            duration(game.units_stages().units)
         )),
         on_request: false,
     };
@@ -307,11 +307,15 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
         })?),
     };
     if !finished {
+        let stages = game.units_stages();
         progress.note(&format!(
-            "solving {} units into {}, resuming from those there: about {} in all on two cores",
+            "solving {} units into {}, resuming from those there, on two cores: about {} for the units, then {} to \
+             count the positions reachable from the start and {} to count them all by distance",
             game.unit_index().units().len(),
             dir.display(),
-            duration(game.units_cost().seconds)
+            duration(stages.units),
+            duration(stages.reachable),
+            duration(stages.distances)
         ));
     }
     #[cfg(feature = "mpi")]
@@ -323,10 +327,17 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     };
     #[cfg(not(feature = "mpi"))]
     let report = game.solve_to_files(&files, budget, progress).with_context(failed)?;
+    let solved_at = Instant::now();
     let reachable = game.reachable_by_units(&files, progress).with_context(|| {
         format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
     })?;
+    let walked_at = Instant::now();
     let distances = game.unit_distances(&files, progress)?;
+    let stage_seconds = StageSeconds {
+        units: (solved_at - began).as_secs_f64(),
+        reachable: (walked_at - solved_at).as_secs_f64(),
+        distances: walked_at.elapsed().as_secs_f64(),
+    };
     let units = DodgemUnits::open(game, store)?;
     let start = units.value(game, &game.start())?;
     Ok(Box::new(Solved {
@@ -340,6 +351,9 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
             peak_unit_bytes: report.peak_bytes,
             stored_bytes: units.stored_bytes(),
             dir: dir.display().to_string(),
+            stage_seconds,
+            by_size: report.by_size.iter().map(UnitSizeJson::from).collect(),
+            peak_resident_bytes: solved_engine::machine::peak_memory_bytes(),
         }),
         seconds: began.elapsed().as_secs_f64(),
         table: None,

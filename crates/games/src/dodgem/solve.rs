@@ -152,11 +152,12 @@ impl ForwardUnits for EveryPosition<'_> {
         self.0.for_each_stored_child(&stored, &steps, true, |unit, idx| f(unit, 2 * idx + turn as u64));
     }
 
-    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64)) {
+    fn for_each_child_of_marked(&self, unit: usize, base: u64, marked: u64, mut f: impl FnMut(usize, u64, u64)) {
         // Positions 2i and 2i + 1 are a stored position and its mirror
         // image with the other side to move, whose children are the
         // mirror images of the first's: the same stored children, other
-        // side. A pair both marked has its children found once.
+        // side. A pair both marked has its children found once, and marks
+        // both of each child's pair at once.
         let first = (base + u64::from(marked.trailing_zeros())) / 2;
         let end = (base + 64 - u64::from(marked.leading_zeros())).div_ceil(2);
         let game = self.0;
@@ -168,14 +169,10 @@ impl ForwardUnits for EveryPosition<'_> {
                     return;
                 }
                 let steps = game.steps(&stored, Player::Blue);
+                // Blue to move (the even one) leaves Red to move: odd.
+                let children = (pair & 0b01) << 1 | pair >> 1;
                 game.for_each_stored_child_on::<N>(&stored, reflection, &steps, true, |to, at| {
-                    // Blue to move (the even one) leaves Red to move: odd.
-                    if pair & 0b01 != 0 {
-                        f(to, 2 * at + 1);
-                    }
-                    if pair & 0b10 != 0 {
-                        f(to, 2 * at);
-                    }
+                    f(to, at / 32, children << (2 * at % 64));
                 });
             });
         });
@@ -584,40 +581,63 @@ impl Dodgem {
     }
 }
 
+/// Stored positions a second, solving 6×6's units from nothing.
+const UNITS_SOLVED_A_SECOND: f64 = 20e6;
+
+/// Positions a second, either side to move, walking 6×6 from the start.
+const POSITIONS_WALKED_A_SECOND: f64 = 17e6;
+
+/// Stored positions a second, counting 6×6's units by distance.
+const UNITS_COUNTED_A_SECOND: f64 = 200e6;
+
+/// The stages of a solve to unit files, in seconds (see
+/// [`Dodgem::units_stages`]).
+#[derive(Copy, Clone, Debug)]
+pub struct UnitStages {
+    /// Solving the units.
+    pub units: f64,
+    /// The walk from the start that counts the reachable positions.
+    pub reachable: f64,
+    /// Counting every position by result and distance.
+    pub distances: f64,
+}
+
 /// Finished units kept for the units that read them, in a solve in
 /// memory: beyond it, a dependency is copied out of the table being made.
 const KEPT_IN_MEMORY: u64 = 16 << 20;
 
 impl Dodgem {
     /// The mutual zugzwangs of `unit` (see
-    /// [`mutual_zugzwangs`](Self::mutual_zugzwangs)): a position and its
-    /// other side to move are mirror images in the same unit.
+    /// [`mutual_zugzwangs`](Self::mutual_zugzwangs)), part by part: a
+    /// position and its other side to move are mirror images in one part.
     fn unit_zugzwangs(&self, unit: usize, values: &Solution) -> u64 {
         use rayon::prelude::*;
-        let len = values.len();
-        (0..len.div_ceil(1 << 16))
-            .into_par_iter()
-            .map(|piece| {
-                let mut count = 0;
-                self.for_each_in_unit(unit, piece << 16..((piece + 1) << 16).min(len), |idx, pos| {
-                    if matches!(values.value(idx), Value::Loss(_)) && !pos.is_empty() {
-                        let (other, at) = Units::locate(self, &pos.with_turn(Player::Red));
-                        debug_assert_eq!(other, unit, "a position's other side to move is in its unit");
-                        count += u64::from(matches!(values.value(at), Value::Loss(_)));
-                    }
-                });
-                count
-            })
-            .sum()
+        let parts = self.unit_index().parts(unit).expect("every unit up to 6x6 has parts small enough");
+        let lost = |idx| matches!(values.value(idx), Value::Loss(_));
+        for_size!(usize::from(self.size), N => {
+            (0..parts.slot_counts().len()).into_par_iter().map(|part| parts.mutual_losses_on::<N>(part, lost)).sum()
+        })
     }
 
-    /// What a solve to unit files takes, at the rates measured on 6×6
-    /// (see `docs/dodgem-6x6.md`): the units, then the walk from the start
-    /// that counts what is reachable. Memory is the units being solved and
-    /// their dependencies, within the default budget.
+    /// How long each stage of a solve to unit files takes on two cores, at
+    /// the rates 6×6's solve from nothing ran at here
+    /// (`docs/performance/solve-dodgem-6x6.json`, to which a test holds
+    /// them).
+    pub fn units_stages(&self) -> UnitStages {
+        let stored = self.position_count() as f64;
+        UnitStages {
+            units: stored / UNITS_SOLVED_A_SECOND,
+            reachable: 2.0 * stored / POSITIONS_WALKED_A_SECOND,
+            distances: stored / UNITS_COUNTED_A_SECOND,
+        }
+    }
+
+    /// What a solve to unit files takes: its [stages](Self::units_stages).
+    /// Memory is the units being solved and their dependencies, within the
+    /// default budget, and the walk's marks.
     pub fn units_cost(&self) -> Cost {
-        let positions = self.position_count() as f64;
-        Cost { seconds: positions / 6.75e6 + 2.0 * positions / 17e6, bytes: 8_000_000_000 }
+        let UnitStages { units, reachable, distances } = self.units_stages();
+        Cost { seconds: units + reachable + distances, bytes: 4_000_000_000 }
     }
 
     /// What a full audit of the unit files takes, at the rate measured on

@@ -720,6 +720,19 @@ fn reachable_positions_walked_by_units_are_those_of_one_walk_over_the_board() {
 }
 
 #[test]
+fn mutual_zugzwangs_counted_part_by_part_are_those_found_position_by_position() {
+    for game in all_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = solved_engine::TableStore::new(dir.path());
+        game.solve_to_files(&game.unit_files(&store), 0, &Silent).unwrap();
+        let by_parts = DodgemUnits::open(&game, &store).unwrap().figures().unwrap().mutual_zugzwang;
+        let (table, _) = crate::tables::obtain(&game, &store, &Silent).unwrap();
+        let one_by_one = game.mutual_zugzwangs(&table).len() as u64;
+        assert_eq!(by_parts, one_by_one, "{0}x{0} {1:?}", game.size, game.objective());
+    }
+}
+
+#[test]
 fn unit_files_are_held_to_the_figures_published_and_a_sample_audit_catches_a_wrong_value() {
     use crate::claims::Verdict;
     let game = game(4, Objective::Normal);

@@ -30,12 +30,15 @@ use solved_engine::{Expansion, Value};
 
 use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 
-/// Parts of more slots than this are not offered: a part's cells take
-/// two bytes a slot, or four, and the solver lists each position's slot
-/// and each decision in four bytes more while it is solved. The largest
-/// 5×5 part has 781,250 slots; some 6×6 units have parts of a hundred
-/// million.
-const MAX_PART_SLOTS: u32 = 1 << 22;
+/// Parts of more slots than this are not offered, and their unit is
+/// solved whole: a part's cells take two bytes a slot, or four, and the
+/// solver lists each position's slot and each decision in four bytes more
+/// while it is solved, a part on each thread. The largest 5×5 part has
+/// 781,250 slots and the largest 6×6 part 50,388,480, so every unit up to
+/// 6×6 is solved by parts: a 6×6 unit of 279 million positions whose
+/// parts reach 20 million slots took half the time it took whole
+/// (`docs/notes/benchmarks.md`).
+const MAX_PART_SLOTS: u32 = 1 << 26;
 
 /// What the parts read of each class of Blue sets (the sets of one
 /// `(b, sx)`, in the order of their ranks).
@@ -473,6 +476,54 @@ impl Parts<'_> {
             }
         }
         numbers
+    }
+
+    /// How many positions of `part` on an `N`×`N` board, with Blue to
+    /// move, lose with either side to move; `lost(idx)` says whether the
+    /// position numbered `idx` in the unit loses for Blue to move. With Red
+    /// to move a position is stored as its mirror image, which is in the
+    /// mirror component, at the slot whose row and column are its column
+    /// and row: found by arithmetic, where a position on its own would be
+    /// ranked.
+    pub(in super::super) fn mutual_losses_on<const N: usize>(&self, part: usize, lost: impl Fn(u64) -> bool) -> u64 {
+        let units = self.index.of_size::<N>();
+        let components = &self.parts[part];
+        let slots: u32 = components.iter().map(Component::slots).sum();
+        let mut lost_slots = vec![0u64; slots.div_ceil(64) as usize];
+        for component in components {
+            let rows = component.rows.start as usize..component.rows.end as usize;
+            let columns = component.columns.start as usize..component.columns.end as usize;
+            let blues = &self.index.classes[component.row_class][rows];
+            let reds = &self.tables.reflected[component.column_class][columns];
+            for (row, &blue) in blues.iter().enumerate() {
+                let row_first = component.first + row as u32 * reds.len() as u32;
+                // A row's positions are numbered one after another.
+                let mut next = None;
+                for (column, &red) in reds.iter().enumerate().filter(|&(_, &red)| blue & red == 0) {
+                    let idx = next.unwrap_or_else(|| units.locate(ByPlayer { blue, red }).1);
+                    next = Some(idx + 1);
+                    // The empty board, lost for both by the terminal rule, is
+                    // not a position of play.
+                    if blue | red != 0 && lost(idx) {
+                        let slot = row_first + column as u32;
+                        lost_slots[slot as usize / 64] |= 1 << (slot % 64);
+                    }
+                }
+            }
+        }
+        let is_lost = |slot: u32| lost_slots[slot as usize / 64] >> (slot % 64) & 1 == 1;
+        let mut count = 0;
+        for component in components {
+            let (rows, columns) = (component.rows.len() as u32, component.columns.len() as u32);
+            for row in 0..rows {
+                for column in 0..columns {
+                    let slot = component.first + row * columns + column;
+                    let mirror = component.mirror_first + column * rows + row;
+                    count += u64::from(is_lost(slot) && is_lost(mirror));
+                }
+            }
+        }
+        count
     }
 
     /// Calls `f(parent)` with the slot of every position of `part` with a
