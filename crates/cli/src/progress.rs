@@ -1,7 +1,7 @@
 //! The progress bar on stderr, and Ctrl-C.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -41,6 +41,10 @@ pub fn interrupted() -> bool {
 /// solve shows how far it got and a short one stays silent.
 const LOGGED_AFTER: Duration = Duration::from_secs(10);
 
+/// Without a terminal, a phase that has said nothing for this long says how
+/// far it got: a walk of hours has no stages of its own.
+const QUIET_AT_MOST: Duration = Duration::from_secs(60);
+
 /// A progress bar on stderr, drawn only when stderr is a terminal; without
 /// one, a long job's stages are written as lines instead.
 #[derive(Debug)]
@@ -48,6 +52,8 @@ pub struct Bar {
     bar: ProgressBar,
     began: Instant,
     plain: bool,
+    /// When the last line was written, in milliseconds after `began`.
+    logged_at: AtomicU64,
 }
 
 impl Bar {
@@ -59,13 +65,26 @@ impl Bar {
                 .progress_chars("=> "),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
-        Bar { bar, began: Instant::now(), plain: !std::io::stderr().is_terminal() }
+        Bar { bar, began: Instant::now(), plain: !std::io::stderr().is_terminal(), logged_at: AtomicU64::new(0) }
     }
 
     fn log(&self, what: &str) {
         let elapsed = self.began.elapsed();
         if self.plain && elapsed >= LOGGED_AFTER {
+            self.logged_at.store(elapsed.as_millis() as u64, Ordering::Relaxed);
             eprintln!("solved: {:.0} s: {what}", elapsed.as_secs_f64());
+        }
+    }
+
+    /// Says how far the phase got, if nothing was said for a while.
+    fn log_if_quiet(&self) {
+        let now = self.began.elapsed().as_millis() as u64;
+        let quiet_at_most = QUIET_AT_MOST.as_millis() as u64;
+        let quiet = now.saturating_sub(self.logged_at.load(Ordering::Relaxed)) >= quiet_at_most;
+        // One thread of several advancing at once writes the line.
+        if quiet && self.logged_at.swap(now, Ordering::Relaxed) + quiet_at_most <= now {
+            let done = self.bar.position() as f64 / self.bar.length().unwrap_or(0).max(1) as f64;
+            self.log(&format!("{} {:.1}%", self.bar.message(), 100.0 * done));
         }
     }
 }
@@ -95,6 +114,9 @@ impl Progress for Bar {
 
     fn advance(&self, units: u64) {
         self.bar.inc(units);
+        if self.plain {
+            self.log_if_quiet();
+        }
     }
 
     fn should_stop(&self) -> bool {

@@ -128,10 +128,10 @@ pub(super) struct UnitsJson {
 pub(super) struct StageSeconds {
     /// Solving the units.
     pub units: f64,
-    /// The walk from the start that counts the reachable positions.
-    pub reachable: f64,
     /// Counting every position by result and distance.
     pub distances: f64,
+    /// The walk from the start that counts the reachable positions.
+    pub reachable: f64,
 }
 
 /// The units of one size solved, and the wall time they took (see
@@ -188,10 +188,10 @@ impl Answer for Solved {
             let _ = writeln!(text, "on disk: {stored} for {} values ({size})", thousands(values));
         }
         match &self.units {
-            Some(UnitsJson { stage_seconds: StageSeconds { units, reachable, distances }, .. }) => {
+            Some(UnitsJson { stage_seconds: StageSeconds { units, distances, reachable }, .. }) => {
                 let _ = writeln!(
                     text,
-                    "time: {:.2} s (units {units:.2} s, reachable {reachable:.2} s, distances {distances:.2} s)",
+                    "time: {:.2} s (units {units:.2} s, distances {distances:.2} s, reachable {reachable:.2} s)",
                     self.seconds
                 );
             }

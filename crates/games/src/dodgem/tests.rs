@@ -719,6 +719,17 @@ fn reachable_positions_walked_by_units_are_those_of_one_walk_over_the_board() {
     }
 }
 
+/// The solve counts each unit's mutual zugzwangs by its parts.
+#[test]
+fn every_unit_up_to_6x6_has_parts() {
+    for size in 2..=6 {
+        let game = game(size, Objective::Normal);
+        let index = game.unit_index();
+        let without: Vec<usize> = (0..index.units().len()).filter(|&u| index.parts(u).is_none()).collect();
+        assert_eq!(without, [0usize; 0], "{size}x{size}: units without parts");
+    }
+}
+
 #[test]
 fn mutual_zugzwangs_counted_part_by_part_are_those_found_position_by_position() {
     for game in all_games() {

@@ -34,11 +34,11 @@ use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 /// solved whole: a part's cells take two bytes a slot, or four, and the
 /// solver lists each position's slot and each decision in four bytes more
 /// while it is solved, a part on each thread. The largest 5×5 part has
-/// 781,250 slots and the largest 6×6 part 50,388,480, so every unit up to
-/// 6×6 is solved by parts: a 6×6 unit of 279 million positions whose
-/// parts reach 20 million slots took half the time it took whole
-/// (`docs/notes/benchmarks.md`).
-const MAX_PART_SLOTS: u32 = 1 << 26;
+/// 781,250 slots and the largest 6×6 part 120,932,352, so every unit up to
+/// 6×6 is solved by parts (a test holds it): a 6×6 unit of 279 million
+/// positions whose parts reach 20 million slots took half the time it
+/// took whole (`docs/notes/benchmarks.md`).
+const MAX_PART_SLOTS: u32 = 1 << 27;
 
 /// What the parts read of each class of Blue sets (the sets of one
 /// `(b, sx)`, in the order of their ranks).
