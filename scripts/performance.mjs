@@ -74,6 +74,14 @@ const SEARCHES = [
   { id: "search-dots-and-boxes-4x4", title: "Dots and Boxes 4×4 American", args: ["dots-and-boxes", "--rows", "4", "--cols", "4", "--search"], target: 1800 },
 ];
 
+/**
+ * Solves into unit files, from nothing, on two threads: hours each, so run only when named (`run SOLVED ID`). Their
+ * answer times each stage and the units by size.
+ */
+const LONG_SOLVES = [
+  { id: "solve-dodgem-6x6", title: "Dodgem 6×6", args: ["dodgem", "--size", "6"], target: { seconds: 5400, bytes: 4 * 2 ** 30 } },
+];
+
 /** The command that builds a table from nothing, as the page shows it. */
 function solveCommand(solve) {
   return ["solved", "--data-dir", "EMPTY_DIR", "--threads", "2", "solve", ...solve.args, "--json"];
@@ -102,7 +110,8 @@ function run(solved, only) {
     const record = { workload: workload.id, command: command(workload).join(" "), machine: machine(), commit, date: new Date().toISOString().slice(0, 10), bench };
     writeFileSync(join(kept, `${workload.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   }
-  for (const solve of [...SOLVES, ...SEARCHES].filter(wanted)) {
+  const named = (entry) => only.includes(entry.id);
+  for (const solve of [...SOLVES, ...SEARCHES].filter(wanted).concat(LONG_SOLVES.filter(named))) {
     const dir = mkdtempSync(join(tmpdir(), "solved-performance-"));
     const [, ...args] = solveCommand(solve).map((word) => (word === "EMPTY_DIR" ? dir : word));
     process.stderr.write(`performance: ${solveCommand(solve).join(" ")}\n`);
@@ -110,13 +119,19 @@ function run(solved, only) {
     rmSync(dir, { recursive: true, force: true });
     const record = { workload: solve.id, command: solveCommand(solve).join(" "), machine: machine(), commit, date: new Date().toISOString().slice(0, 10), seconds: answer.seconds };
     if (answer.method === "search") Object.assign(record, { nodes: answer.nodes, value: answer.value, first_moves: answer.first_moves.length });
+    if (answer.stage_seconds) {
+      const { positions, stage_seconds, peak_resident_bytes, by_size } = answer;
+      Object.assign(record, { positions, stage_seconds, peak_resident_bytes, by_size });
+    }
     writeFileSync(join(kept, `${solve.id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   }
 }
 
 const thousands = (n) => n.toLocaleString("en-US");
 const seconds = (s) => (s < 10 ? s.toFixed(2) : s < 100 ? s.toFixed(1) : s.toFixed(0)) + " s";
-const memory = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${Math.round(bytes / 1e6)} MB`);
+const hours = (s) => (s >= 5400 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${Math.round(s / 60)} min` : seconds(s));
+const memory = (bytes) => (bytes ? memoryOf(bytes) : "not reported");
+const memoryOf = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${Math.round(bytes / 1e6)} MB`);
 
 function render() {
   const records = new Map(
@@ -156,6 +171,21 @@ function render() {
     const target = search.target ? `≤ ${search.target / 60} min` : "none set";
     return `| ${search.title} | ${record.first_moves} | ${record.value} | ${thousands(record.nodes)} | ${seconds(record.seconds)} | ${target} |`;
   });
+  const sizes = [];
+  const long = LONG_SOLVES.map((solve) => {
+    const record = records.get(solve.id);
+    if (!record) throw new Error(`no measurement of ${solve.id} in docs/performance/: run \`node scripts/performance.mjs run "" ${solve.id}\``);
+    commands.push(record.command);
+    runs.add(`${record.machine}; commit \`${record.commit}\`, ${record.date}`);
+    for (const size of record.by_size) {
+      const which = size.below <= 2 ** 24 ? "below 2^24, several at once" : `2^${Math.log2(size.below) - 1} to 2^${Math.log2(size.below)}`;
+      sizes.push(`| ${solve.title} | ${which} | ${thousands(size.units)} | ${thousands(size.positions)} | ${hours(size.seconds)} | ${(size.positions / size.seconds / 1e6).toFixed(1)} million |`);
+    }
+    const stages = record.stage_seconds;
+    const target = `≤ ${hours(solve.target.seconds)}, ≤ ${solve.target.bytes / 2 ** 30} GiB`;
+    const projected = (stage) => (record.projected?.includes(stage) ? `about ${hours(stages[stage])} (projected)` : hours(stages[stage]));
+    return `| ${solve.title} | ${thousands(record.positions / 2)} | ${projected("units")} | ${projected("distances")} | ${projected("reachable")} | ${memory(record.peak_resident_bytes)} | ${target} |`;
+  });
   const text = `# Performance
 
 How long \`solved\` takes to solve every position of each workload from
@@ -177,6 +207,22 @@ then writing it; at two threads:
 | table | from nothing to saved |
 | --- | --- |
 ${built.join("\n")}
+
+Past 5×5, Dodgem is solved into unit files, a unit at a time; then a pass
+over the files counts every position by distance, and a walk from the
+start counts the positions reachable. From nothing (its positions stored
+one for a position and its mirror image), at two threads:
+
+| board | stored positions | the units | then the distances | then the walk | peak memory | target for the units |
+| --- | --- | --- | --- | --- | --- | --- |
+${long.join("\n")}
+
+The units by size, each class's wall time summed over its units (small
+units solved together counted as one stretch):
+
+| board | positions in a unit | units | positions | time | positions a second |
+| --- | --- | --- | --- | --- | --- |
+${sizes.join("\n")}
 
 The search (\`solve --search\`), which keeps no table of every position,
 finds the start's value and every first line's from nothing (a fresh

@@ -8,12 +8,16 @@ use solved_games::dots_and_boxes::{Board, Variant};
 use solved_games::tables::Solvable;
 use solved_games::tic_tac_chec::{PawnRule, TicTacChec};
 
-/// The seconds `solved solve` took for `workload`, as measured.
-fn measured(workload: &str) -> f64 {
+/// What was measured of `workload`.
+fn record(workload: &str) -> serde_json::Value {
     let path = format!("{}/../../docs/performance/{workload}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let record: serde_json::Value = serde_json::from_str(&text).unwrap();
-    record["seconds"].as_f64().unwrap_or_else(|| panic!("{path} has no seconds"))
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The seconds `solved solve` took for `workload`, as measured.
+fn measured(workload: &str) -> f64 {
+    record(workload)["seconds"].as_f64().unwrap_or_else(|| panic!("{workload} has no seconds"))
 }
 
 #[test]
@@ -49,5 +53,18 @@ fn the_search_estimate_starts_from_the_searches_measured() {
             low / 2.0 <= seconds && seconds <= high * 2.0,
             "{workload}: estimated {low:.1} to {high:.1} s, measured {seconds:.1} s"
         );
+    }
+}
+
+/// Each stage of a solve to unit files, held to 6×6's solve from nothing.
+#[test]
+fn every_stage_of_a_solve_by_units_is_estimated_within_a_factor_of_two() {
+    let record = record("solve-dodgem-6x6");
+    let stages = Dodgem::new(6, Objective::Normal).unwrap().units_stages();
+    for (stage, estimate) in [("units", stages.units), ("reachable", stages.reachable), ("distances", stages.distances)]
+    {
+        let seconds = record["stage_seconds"][stage].as_f64().unwrap_or_else(|| panic!("no {stage} seconds"));
+        let ratio = estimate / seconds;
+        assert!((0.5..=2.0).contains(&ratio), "{stage}: estimated {estimate:.0} s, measured {seconds:.0} s");
     }
 }

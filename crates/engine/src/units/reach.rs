@@ -265,8 +265,8 @@ fn mark(words: &[AtomicU64], idx: u64) {
 /// locked update waits for every memory access before it: marked one at a
 /// time, the misses came one after another. A batch reads all its words
 /// first, so that their misses overlap, and then updates only the words
-/// whose bit is new (most positions are found more than once), in lines
-/// it has just read.
+/// that lack one of its bits (most positions are found more than once), in
+/// lines it has just read.
 struct Found<'a> {
     marks: Vec<(&'a AtomicU64, u64)>,
 }

@@ -318,6 +318,7 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
             duration(stages.reachable)
         ));
     }
+    let solving = Instant::now();
     #[cfg(feature = "mpi")]
     let report = match &world {
         Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, split_from, progress)
@@ -327,8 +328,8 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     };
     #[cfg(not(feature = "mpi"))]
     let report = game.solve_to_files(&files, budget, progress).with_context(failed)?;
-    // The counts by distance take minutes, the walk hours: a solve stopped
-    // during the walk has them already.
+    // The counts by distance take minutes and the walk hours: the counts
+    // are not kept waiting behind the walk.
     let solved_at = Instant::now();
     let distances = game.unit_distances(&files, progress)?;
     let counted_at = Instant::now();
@@ -336,7 +337,7 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
         format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
     })?;
     let stage_seconds = StageSeconds {
-        units: (solved_at - began).as_secs_f64(),
+        units: (solved_at - solving).as_secs_f64(),
         distances: (counted_at - solved_at).as_secs_f64(),
         reachable: counted_at.elapsed().as_secs_f64(),
     };

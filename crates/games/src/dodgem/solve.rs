@@ -582,13 +582,13 @@ impl Dodgem {
 }
 
 /// Stored positions a second, solving 6×6's units from nothing.
-const UNITS_SOLVED_A_SECOND: f64 = 20e6;
+const UNITS_SOLVED_A_SECOND: f64 = 22.2e6;
 
 /// Positions a second, either side to move, walking 6×6 from the start.
-const POSITIONS_WALKED_A_SECOND: f64 = 17e6;
+const POSITIONS_WALKED_A_SECOND: f64 = 24.7e6;
 
 /// Stored positions a second, counting 6×6's units by distance.
-const UNITS_COUNTED_A_SECOND: f64 = 200e6;
+const UNITS_COUNTED_A_SECOND: f64 = 373e6;
 
 /// The stages of a solve to unit files, in seconds (see
 /// [`Dodgem::units_stages`]).
@@ -632,12 +632,12 @@ impl Dodgem {
         }
     }
 
-    /// What a solve to unit files takes: its [stages](Self::units_stages).
-    /// Memory is the units being solved and their dependencies, within the
-    /// default budget, and the walk's marks.
+    /// What a solve to unit files takes: its [stages](Self::units_stages),
+    /// and the memory 6×6's took (its largest unit and the units it reads,
+    /// the parts being solved, and the finished units kept).
     pub fn units_cost(&self) -> Cost {
         let UnitStages { units, distances, reachable } = self.units_stages();
-        Cost { seconds: units + distances + reachable, bytes: 4_000_000_000 }
+        Cost { seconds: units + distances + reachable, bytes: 6_300_000_000 }
     }
 
     /// What a full audit of the unit files takes, at the rate measured on
@@ -682,10 +682,8 @@ impl Solvable for Dodgem {
     /// Up to [`MAX_FLAT_SIZE`], the solve, then the reachable positions and
     /// the mutual zugzwangs the table's facts keep, at the rate
     /// `docs/performance.md` measured on 5×5 (a test holds it there). Past
-    /// it, the solve by unit files at the rate 6×6's ran at (6.75 million
-    /// stored positions a second), then the walk for the reachable
-    /// positions (about 17 million a second, both sides to move), whose
-    /// pending marks take the most memory: `docs/dodgem-6x6.md`.
+    /// it, the solve by unit files and what follows it: see
+    /// [`units_stages`](Self::units_stages).
     fn cost(&self) -> Cost {
         if self.size > MAX_FLAT_SIZE {
             return self.units_cost();
