@@ -6,7 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 use solved_engine::{Distances, Tally, Value};
 
-use super::{Dodgem, Move, Player, Position, RecordMove, Square, UnitFigures};
+use super::{Dodgem, Move, Player, Position, RecordMove, Square, UnitFigures, UnitStages};
 use crate::front::{Answer, MoveJson, TallyJson, graded, moves_table};
 use crate::text::{columns, thousands};
 
@@ -113,25 +113,14 @@ pub(super) struct UnitsJson {
     pub peak_unit_bytes: u64,
     pub stored_bytes: u64,
     pub dir: String,
-    /// How long each stage of this run took.
-    pub stage_seconds: StageSeconds,
+    /// How long each stage of this run took: a stage resumed from an
+    /// earlier run counts only what this run did.
+    pub stage_seconds: UnitStages,
     /// The units this run solved, by size: what projects the time of a
     /// solve elsewhere.
     pub by_size: Vec<UnitSizeJson>,
     /// The process's peak resident memory, where the system reports it.
     pub peak_resident_bytes: Option<u64>,
-}
-
-/// The stages of a solve by unit files, in seconds: a stage resumed from
-/// an earlier run counts only what this run did.
-#[derive(Debug, Serialize)]
-pub(super) struct StageSeconds {
-    /// Solving the units.
-    pub units: f64,
-    /// Counting every position by result and distance.
-    pub distances: f64,
-    /// The walk from the start that counts the reachable positions.
-    pub reachable: f64,
 }
 
 /// The units of one size solved, and the wall time they took (see
@@ -188,7 +177,7 @@ impl Answer for Solved {
             let _ = writeln!(text, "on disk: {stored} for {} values ({size})", thousands(values));
         }
         match &self.units {
-            Some(UnitsJson { stage_seconds: StageSeconds { units, distances, reachable }, .. }) => {
+            Some(UnitsJson { stage_seconds: UnitStages { units, distances, reachable }, .. }) => {
                 let _ = writeln!(
                     text,
                     "time: {:.2} s (units {units:.2} s, distances {distances:.2} s, reachable {reachable:.2} s)",

@@ -12,12 +12,12 @@ use solved_engine::{Table, Values};
 
 use anyhow::Context;
 
-use super::answers::{self, Audited, DisagreementJson, Probe, Solved, StageSeconds, Summary, UnitSizeJson, UnitsJson};
+use super::answers::{self, Audited, DisagreementJson, Probe, Solved, Summary, UnitSizeJson, UnitsJson};
 use super::claims::SolvedUnits;
 use super::play::{Judge, Session};
 use super::{
-    Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, UnitOptions, probe_request,
-    reads_units, unit_options,
+    Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, UnitOptions, UnitStages,
+    probe_request, reads_units, unit_options,
 };
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{
@@ -336,7 +336,7 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     let reachable = game.reachable_by_units(&files, progress).with_context(|| {
         format!("cannot count the positions of Dodgem {0}x{0} reachable from the start", game.size())
     })?;
-    let stage_seconds = StageSeconds {
+    let stage_seconds = UnitStages {
         units: (solved_at - solving).as_secs_f64(),
         distances: (counted_at - solved_at).as_secs_f64(),
         reachable: counted_at.elapsed().as_secs_f64(),

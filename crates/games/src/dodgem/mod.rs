@@ -53,7 +53,7 @@ pub use self::index::DodgemIndex;
 use self::mirror::Transpose;
 pub use self::notation::{ParseMoveError, ParsePlayerError, ParsePositionError};
 pub use self::on_disk::{DodgemUnits, DodgemValues, Sampled, UnitFigures};
-pub use self::solve::EveryPosition;
+pub use self::solve::{EveryPosition, UnitStages};
 pub use self::summary::{MissingFact, Summary};
 pub use self::tiers::{ByTiers, same_values};
 pub use self::units::UnitIndex;

@@ -590,9 +590,9 @@ const POSITIONS_WALKED_A_SECOND: f64 = 24.7e6;
 /// Stored positions a second, counting 6×6's units by distance.
 const UNITS_COUNTED_A_SECOND: f64 = 373e6;
 
-/// The stages of a solve to unit files, in seconds (see
-/// [`Dodgem::units_stages`]).
-#[derive(Copy, Clone, Debug)]
+/// The stages of a solve to unit files, in seconds: as
+/// [`Dodgem::units_stages`] expects them, or as a run took them.
+#[derive(Copy, Clone, Debug, serde::Serialize)]
 pub struct UnitStages {
     /// Solving the units.
     pub units: f64,
