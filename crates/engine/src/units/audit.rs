@@ -20,9 +20,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{ForwardUnits, Unit};
+use super::{ForwardUnits, SiblingMemo, Unit};
 use crate::audit::{AuditReport, Disagreement, EXAMPLES};
 use crate::distances::DistanceCounter;
+use crate::packed::WideValue;
 use crate::progress::{Interrupted, Progress};
 use crate::solution::Solution;
 use crate::table::{Checkpoint, TableError};
@@ -59,6 +60,11 @@ pub enum UnitAuditError {
 
 /// Positions a task checks at once.
 const CHUNK: u64 = 1 << 14;
+
+/// Positions whose children are all located, and the lines holding their
+/// values asked for, before any of them is checked: the values of large
+/// units are read from memory many at once rather than one after another.
+const BATCH: usize = 16;
 
 /// Checks every position of `game` (see [`ForwardUnits`]), unit after
 /// unit in its order: a position numbered `n` in a unit has the value
@@ -191,37 +197,70 @@ fn audit_unit<G: ForwardUnits>(
             let mut report = AuditReport::default();
             let mut distances = DistanceCounter::default();
             let mut unlisted = None;
-            let (mut children, mut located) = (Vec::new(), Vec::new());
-            game.for_each_in_unit(number, range.clone(), |n, pos| {
-                let stored = own.value(entry(n));
-                let implied = match game.terminal_value(&pos) {
-                    Some(value) => value,
-                    None => {
-                        children.clear();
-                        game.for_each_child(&pos, |child| children.push(child));
-                        located.clear();
-                        game.locate_siblings(&children, &mut located);
-                        let mut best = None;
-                        for &(reached, at) in &located {
-                            match reads.get(reached).copied().flatten() {
-                                Some(solution) => {
-                                    best = best.max(Some(Value::of_move_into(solution.value(entry(at)))));
-                                }
-                                None => unlisted = Some(reached),
+            // Each position waiting to be checked: its number, its value
+            // if the game is over there, and where its children's places
+            // end in `located`.
+            let mut waiting: Vec<(u64, Option<Value>, usize)> = Vec::with_capacity(BATCH);
+            let mut located = Vec::new();
+            let (mut children, mut memo) = (Vec::new(), SiblingMemo::default());
+            let mut check = |waiting: &[(u64, Option<Value>, usize)], located: &[(usize, u64)]| {
+                let mut from = 0;
+                for &(n, terminal, end) in waiting {
+                    let moves = &located[from..end];
+                    from = end;
+                    let code = own.code(entry(n));
+                    let stored = WideValue::from_code(code).unpack();
+                    let implied = match terminal {
+                        Some(value) => value,
+                        None => {
+                            let best = moves
+                                .iter()
+                                .filter_map(|&(reached, at)| {
+                                    let solution = reads.get(reached).copied().flatten()?;
+                                    Some(move_goodness(solution.code(entry(at))))
+                                })
+                                .max();
+                            match best {
+                                Some(best) if Some(best_child_code(best)) == child_code_for(code) => stored,
+                                Some(best) => Value::of_move_into(WideValue::from_code(best_child_code(best)).unpack()),
+                                // Only moves into units not listed: the error below says so.
+                                None if !moves.is_empty() => continue,
+                                None => panic!("a position that is not terminal has a move"),
                             }
                         }
-                        best.expect("a position that is not terminal has a move")
-                    }
-                };
-                report.checked += 1;
-                distances.add(stored, 1);
-                if implied != stored {
-                    report.disagreements += 1;
-                    if report.examples.len() < EXAMPLES {
-                        report.examples.push(Disagreement { idx: base + n, stored, implied });
+                    };
+                    report.checked += 1;
+                    distances.add(stored, 1);
+                    if implied != stored {
+                        report.disagreements += 1;
+                        if report.examples.len() < EXAMPLES {
+                            report.examples.push(Disagreement { idx: base + n, stored, implied });
+                        }
                     }
                 }
+            };
+            game.for_each_in_unit(number, range.clone(), |n, pos| {
+                let terminal = game.terminal_value(&pos);
+                if terminal.is_none() {
+                    let first = located.len();
+                    children.clear();
+                    game.for_each_child(&pos, |child| children.push(child));
+                    game.locate_siblings(&children, &mut memo, &mut located);
+                    for &(reached, at) in &located[first..] {
+                        match reads.get(reached).copied().flatten() {
+                            Some(solution) => solution.prefetch(entry(at)),
+                            None => unlisted = Some(reached),
+                        }
+                    }
+                }
+                waiting.push((n, terminal, located.len()));
+                if waiting.len() == BATCH {
+                    check(&waiting, &located);
+                    waiting.clear();
+                    located.clear();
+                }
             });
+            check(&waiting, &located);
             if let Some(reached) = unlisted {
                 return Err(UnitAuditError::Unlisted { unit: number, reached });
             }
@@ -230,6 +269,52 @@ fn audit_unit<G: ForwardUnits>(
             Ok(report)
         })
         .try_reduce(AuditReport::default, |a, b| Ok(a.merge(b)))
+}
+
+// The best move is found among the children's codes (see [`WideValue`]),
+// not their values: a unit of gigabytes is checked a few billion times.
+
+/// How good a move into a position of stored `code` is for the side that
+/// makes it: the larger the better, as [`Value::of_move_into`] orders them.
+#[inline]
+fn move_goodness(code: u16) -> u32 {
+    match code {
+        0 => DRAWN_MOVE,
+        // The child wins: the longer, the better for the mover.
+        odd if odd % 2 == 1 => u32::from(odd),
+        // The child loses: the sooner, the better.
+        even => WON_MOVES - u32::from(even),
+    }
+}
+
+/// The goodness of a move into a drawn position, between all losing moves
+/// and all winning ones.
+const DRAWN_MOVE: u32 = 1 << 16;
+
+/// Less a losing child's code, the goodness of moving into it.
+const WON_MOVES: u32 = 3 << 16;
+
+/// The code of the child a move of this [`move_goodness`] goes into.
+#[inline]
+fn best_child_code(goodness: u32) -> u16 {
+    match goodness {
+        DRAWN_MOVE => 0,
+        losing if losing < DRAWN_MOVE => losing as u16,
+        winning => (WON_MOVES - winning) as u16,
+    }
+}
+
+/// The code a position's best child has if the position has stored
+/// `code`, unless that is won or lost at once, which no move gives.
+#[inline]
+fn child_code_for(code: u16) -> Option<u16> {
+    match code {
+        0 => Some(0),
+        // Won in d: the best child is lost in d − 1.
+        odd if odd % 2 == 1 => odd.checked_sub(1).filter(|&c| c > 0),
+        // Lost in d: the best child is won in d − 1.
+        even => even.checked_sub(3),
+    }
 }
 
 /// The stored values of units read by more than one unit, kept while the
@@ -411,5 +496,29 @@ fn word_value(word: u64) -> Option<Value> {
         1 => Some(Value::Win(d)),
         2 => Some(Value::Loss(d)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes' order, and the check made with them, are those of the
+    /// values, for every code either width holds.
+    #[test]
+    fn the_best_move_by_codes_is_the_best_by_values() {
+        let value = |code: u16| WideValue::from_code(code).unpack();
+        let codes: Vec<u16> = (0..=u16::MAX).collect();
+        let mut by_goodness = codes.clone();
+        by_goodness.sort_by_key(|&c| move_goodness(c));
+        assert!(by_goodness.windows(2).all(|w| Value::of_move_into(value(w[0])) < Value::of_move_into(value(w[1]))));
+        for &child in &codes {
+            assert_eq!(best_child_code(move_goodness(child)), child);
+        }
+        let child_of: std::collections::HashMap<Value, u16> =
+            codes.iter().map(|&c| (Value::of_move_into(value(c)), c)).collect();
+        for &code in &codes {
+            assert_eq!(child_code_for(code), child_of.get(&value(code)).copied(), "{}", value(code));
+        }
     }
 }

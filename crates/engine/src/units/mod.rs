@@ -46,7 +46,7 @@ pub use self::files::{OPEN_FILES, OpenUnits, UnitFiles, UnitTable, UnitValues, W
 pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;
-pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, finished_walk, reach_by_units};
+pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, SiblingMemo, finished_walk, reach_by_units};
 use self::schedule::{Run, segment_from};
 
 /// The positions of the `i`-th unit a unit solved alone depends on are

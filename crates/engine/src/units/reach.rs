@@ -32,6 +32,43 @@ use crate::progress::{Interrupted, Progress};
 use crate::reachable::PositionSet;
 use crate::table::{Checkpoint, TableError};
 
+/// What [`ForwardUnits::locate_siblings`] keeps from one call to the
+/// next: siblings it located, each under a key of the game's choosing,
+/// and where each is.
+#[derive(Clone, Debug)]
+pub struct SiblingMemo {
+    len: usize,
+    keys: [u128; SiblingMemo::MOST],
+    at: [(usize, u64); SiblingMemo::MOST],
+}
+
+impl Default for SiblingMemo {
+    fn default() -> SiblingMemo {
+        SiblingMemo { len: 0, keys: [0; SiblingMemo::MOST], at: [(0, 0); SiblingMemo::MOST] }
+    }
+}
+
+impl SiblingMemo {
+    /// The most siblings it holds: more are not kept.
+    pub const MOST: usize = 32;
+
+    /// Where the sibling kept under `key` is, if one is.
+    #[inline]
+    pub fn find(&self, key: u128) -> Option<(usize, u64)> {
+        self.keys[..self.len].iter().position(|&k| k == key).map(|i| self.at[i])
+    }
+
+    /// Keeps these siblings alone, each key with where it is, or none if
+    /// they are too many.
+    #[inline]
+    pub fn keep(&mut self, keys: &[u128], at: &[(usize, u64)]) {
+        debug_assert_eq!(keys.len(), at.len());
+        self.len = if keys.len() <= Self::MOST { keys.len() } else { 0 };
+        self.keys[..self.len].copy_from_slice(&keys[..self.len]);
+        self.at[..self.len].copy_from_slice(&at[..self.len]);
+    }
+}
+
 /// A game whose positions, each on its own (both sides to move, say), are
 /// split into units whose moves lead into the unit itself or into units
 /// listed before it.
@@ -47,10 +84,13 @@ pub trait ForwardUnits: Rules {
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, Self::Position));
 
     /// Appends to `located` the unit and number of each of `siblings` (the
-    /// children of one position, made by the plain rules), in order. The
-    /// default locates each on its own; a game whose siblings share part
-    /// of their numbering works that part out once.
-    fn locate_siblings(&self, siblings: &[Self::Position], located: &mut Vec<(usize, u64)>) {
+    /// children of one position, made by the plain rules), in order.
+    /// `memo` is the game's to keep between calls, for siblings whose
+    /// numbers follow from those located before. The default locates each
+    /// on its own; a game whose siblings share part of their numbering
+    /// works that part out once.
+    fn locate_siblings(&self, siblings: &[Self::Position], memo: &mut SiblingMemo, located: &mut Vec<(usize, u64)>) {
+        let _ = memo;
         located.extend(siblings.iter().map(|child| self.locate(child)));
     }
 

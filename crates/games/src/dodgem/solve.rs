@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use solved_engine::table::{Packed, TableKey};
-use solved_engine::units::{ForwardUnits, UnitSolver, UnitsInMemory};
+use solved_engine::units::{ForwardUnits, SiblingMemo, UnitSolver, UnitsInMemory};
 use solved_engine::{
     DenseIndex, Expansion, Interrupted, Progress, Rules, Solution, Unit, UnitParts, Units, Value, bits,
 };
@@ -64,6 +64,12 @@ impl DenseIndex for Dodgem {
 #[derive(Copy, Clone, Debug)]
 pub struct EveryPosition<'a>(pub &'a Dodgem);
 
+/// A key for [`SiblingMemo`]: a position by its cars as stored (Blue to
+/// move, see [`EveryPosition`]) and its side to move.
+fn stored_key(stored: ByPlayer<u64>, turn: Player) -> u128 {
+    u128::from(stored.blue) | u128::from(stored.red) << 64 | u128::from(turn as u8) << 127
+}
+
 impl Rules for EveryPosition<'_> {
     type Position = Position;
 
@@ -105,29 +111,50 @@ impl ForwardUnits for EveryPosition<'_> {
         (unit, 2 * idx + pos.turn as u64)
     }
 
-    fn locate_siblings(&self, siblings: &[Position], located: &mut Vec<(usize, u64)>) {
+    fn locate_siblings(&self, siblings: &[Position], memo: &mut SiblingMemo, located: &mut Vec<(usize, u64)>) {
         let game = self.0;
+        let first = located.len();
+        // The audit takes a stored position, then its mirror image, whose
+        // children (by its own moves) are as a rule the mirror images of
+        // the first's: stored alike, the other side to move, numbered
+        // alike but for the last bit. Those found are not numbered again.
+        let twins = siblings.iter().all(|child| {
+            let twin = (child.turn == Player::Blue).then(|| memo.find(stored_key(child.cars, Player::Red))).flatten();
+            twin.map(|(unit, at)| located.push((unit, at ^ 1))).is_some()
+        });
+        if twins {
+            return;
+        }
+        located.truncate(first);
+        let mut keys = [0; SiblingMemo::MOST];
         for_size!(usize::from(game.size), N => {
             // The children of one position share the cars of the side that
             // did not move, which a Red-to-move child's mirror image (as
             // it is stored) has as its Blue cars: reflected once for all.
             let mut reflected = None;
-            let stored = siblings.iter().map(|child| match child.turn {
-                Player::Blue => child.cars,
-                Player::Red => {
-                    let red = child.cars.red;
-                    if reflected.is_none_or(|(before, _)| before != red) {
-                        reflected = Some((red, game.transpose.apply_on::<N>(red)));
+            let stored = siblings.iter().enumerate().map(|(i, child)| {
+                let cars = match child.turn {
+                    Player::Blue => child.cars,
+                    Player::Red => {
+                        let red = child.cars.red;
+                        if reflected.is_none_or(|(before, _)| before != red) {
+                            reflected = Some((red, game.transpose.apply_on::<N>(red)));
+                        }
+                        let (_, blue) = reflected.expect("reflected above");
+                        ByPlayer { blue, red: game.transpose.apply_on::<N>(child.cars.blue) }
                     }
-                    let (_, blue) = reflected.expect("reflected above");
-                    ByPlayer { blue, red: game.transpose.apply_on::<N>(child.cars.blue) }
+                };
+                if let Some(key) = keys.get_mut(i) {
+                    *key = stored_key(cars, child.turn);
                 }
+                cars
             });
             let mut turns = siblings.iter().map(|child| child.turn as u64);
             game.unit_index().of_size::<N>().locate_runs(stored, |unit, idx| {
                 located.push((unit, 2 * idx + turns.next().expect("a turn for each sibling")));
             });
         });
+        memo.keep(&keys[..siblings.len().min(SiblingMemo::MOST)], &located[first..]);
     }
 
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, mut f: impl FnMut(u64, Position)) {

@@ -842,7 +842,7 @@ fn units_solved_two_bytes_wide_leave_the_same_files() {
 /// child alone is located.
 #[test]
 fn children_found_for_the_walk_and_located_for_the_audit_are_where_each_alone_is() {
-    use solved_engine::units::ForwardUnits;
+    use solved_engine::units::{ForwardUnits, SiblingMemo};
     for size in 2..=6 {
         let game = game(size, Objective::Normal);
         let every = EveryPosition(&game);
@@ -859,6 +859,7 @@ fn children_found_for_the_walk_and_located_for_the_audit_are_where_each_alone_is
                 // Both sides' children one after the other: runs that
                 // share cars, and a change of run between them.
                 let mut siblings = Vec::new();
+                let mut memo = SiblingMemo::default();
                 for pos in [stored, game.mirror(&stored)] {
                     if game.terminal_value(&pos).is_some() {
                         continue;
@@ -867,6 +868,11 @@ fn children_found_for_the_walk_and_located_for_the_audit_are_where_each_alone_is
                         game.legal_moves(&pos).into_iter().map(|m| game.play_unchecked(&pos, m)).collect();
                     let mut plain: Vec<(usize, u64)> =
                         children.iter().map(|child| ForwardUnits::locate(&every, child)).collect();
+                    // One after the other, as the audit takes them: the
+                    // second's children found among the first's.
+                    let mut after = Vec::new();
+                    every.locate_siblings(&children, &mut memo, &mut after);
+                    assert_eq!(after, plain, "{size}x{size} {pos}");
                     siblings.extend(children);
                     let mut found = Vec::new();
                     every.for_each_child_located(&pos, |u, i| found.push((u, i)));
@@ -875,7 +881,7 @@ fn children_found_for_the_walk_and_located_for_the_audit_are_where_each_alone_is
                     assert_eq!(found, plain, "{size}x{size} {pos}");
                 }
                 let mut together = Vec::new();
-                every.locate_siblings(&siblings, &mut together);
+                every.locate_siblings(&siblings, &mut SiblingMemo::default(), &mut together);
                 let alone: Vec<(usize, u64)> =
                     siblings.iter().map(|child| ForwardUnits::locate(&every, child)).collect();
                 assert_eq!(together, alone, "{size}x{size} unit {unit} position {idx}");
