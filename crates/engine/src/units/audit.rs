@@ -245,7 +245,7 @@ fn audit_unit<G: ForwardUnits>(
                     let first = located.len();
                     children.clear();
                     game.for_each_child(&pos, |child| children.push(child));
-                    game.locate_siblings(&children, &mut memo, &mut located);
+                    game.locate_siblings(&pos, &children, &mut memo, &mut located);
                     for &(reached, at) in &located[first..] {
                         match reads.get(reached).copied().flatten() {
                             Some(solution) => solution.prefetch(entry(at)),

@@ -83,14 +83,20 @@ pub trait ForwardUnits: Rules {
     /// `unit`, in order.
     fn for_each_in_unit(&self, unit: usize, range: Range<u64>, f: impl FnMut(u64, Self::Position));
 
-    /// Appends to `located` the unit and number of each of `siblings` (the
-    /// children of one position, made by the plain rules), in order.
-    /// `memo` is the game's to keep between calls, for siblings whose
-    /// numbers follow from those located before. The default locates each
-    /// on its own; a game whose siblings share part of their numbering
-    /// works that part out once.
-    fn locate_siblings(&self, siblings: &[Self::Position], memo: &mut SiblingMemo, located: &mut Vec<(usize, u64)>) {
-        let _ = memo;
+    /// Appends to `located` the unit and number of each of `siblings`, the
+    /// children of `parent` made by the plain rules, in order. `memo` is
+    /// the game's to keep between calls, for siblings whose numbers follow
+    /// from those located before. The default locates each on its own; a
+    /// game whose siblings share part of their numbering works that part
+    /// out once.
+    fn locate_siblings(
+        &self,
+        parent: &Self::Position,
+        siblings: &[Self::Position],
+        memo: &mut SiblingMemo,
+        located: &mut Vec<(usize, u64)>,
+    ) {
+        let _ = (parent, memo);
         located.extend(siblings.iter().map(|child| self.locate(child)));
     }
 

@@ -111,6 +111,29 @@ impl<const N: usize> ByRows<N> {
     }
 }
 
+/// A Red placement's number among those that go with a Blue set, taken
+/// apart by ranks: moving one of its cars within its rank keeps its group
+/// and changes one digit, so the new number is a step from the old.
+/// ([`ByRows`] is the same for an empty board, where every rank is free.)
+#[derive(Copy, Clone, Debug)]
+pub(super) struct AmongRows<const N: usize> {
+    free: [u64; N],
+    digits: [u32; N],
+    places: [u32; N],
+}
+
+impl<const N: usize> AmongRows<N> {
+    /// The number of the placement with the cars of rank `y` replaced by
+    /// `cars` (in its low bits, as many), this placement's being `number`.
+    #[inline(always)]
+    pub(super) fn with_rank(&self, reds: &Reds, number: u64, y: usize, cars: u64) -> u64 {
+        let y = y % N;
+        let digit = reds.row_term::<N>(self.free[y], cars) & 0xff;
+        let step = i64::from(digit) - i64::from(self.digits[y]);
+        number.wrapping_add_signed(step * i64::from(self.places[y]))
+    }
+}
+
 /// What every child of a Blue-to-move position shares from its Red cars,
 /// which, reflected, are the children's Blue cars: those cars, their
 /// count vector's code and their rank in their class (the number of the
@@ -295,6 +318,32 @@ impl Reds {
             rank = (term & 0xff) + (term >> 8) * rank;
         }
         self.groups[profile * self.vectors.len() + group].0 + rank
+    }
+
+    /// What numbers `red` among the placements that go with `blue`, rank
+    /// by rank (see [`AmongRows`]).
+    #[inline(always)]
+    pub(super) fn among_rows_on<const N: usize>(&self, blue: u64, red: u64) -> AmongRows<N> {
+        debug_assert_eq!(N, self.n);
+        let row = (1 << N) - 1;
+        let (mut free, mut digits, mut places) = ([0; N], [0; N], [0; N]);
+        let mut place = 1;
+        for y in 0..N {
+            free[y] = (!blue >> (y * N)) & row;
+            let term = self.row_term::<N>(free[y], red >> (y * N));
+            digits[y] = term & 0xff;
+            places[y] = place;
+            place *= term >> 8;
+        }
+        AmongRows { free, digits, places }
+    }
+
+    /// A rank's part of a placement's number, for the rank's free squares
+    /// and its Red cars (in the low bits of `cars`), as in [`row_terms`](Self::row_terms).
+    #[inline(always)]
+    fn row_term<const N: usize>(&self, free: u64, cars: u64) -> u32 {
+        let row = (1 << N) - 1;
+        u32::from(self.row_terms[((free & row) << N | cars & row) as usize & (PATTERN_RANKS - 1)])
     }
 
     /// The number of `cars`, whose count vector is numbered `group`, among

@@ -111,7 +111,13 @@ impl ForwardUnits for EveryPosition<'_> {
         (unit, 2 * idx + pos.turn as u64)
     }
 
-    fn locate_siblings(&self, siblings: &[Position], memo: &mut SiblingMemo, located: &mut Vec<(usize, u64)>) {
+    fn locate_siblings(
+        &self,
+        parent: &Position,
+        siblings: &[Position],
+        memo: &mut SiblingMemo,
+        located: &mut Vec<(usize, u64)>,
+    ) {
         let game = self.0;
         let first = located.len();
         // The audit takes a stored position, then its mirror image, whose
@@ -132,25 +138,29 @@ impl ForwardUnits for EveryPosition<'_> {
             // did not move, which a Red-to-move child's mirror image (as
             // it is stored) has as its Blue cars: reflected once for all.
             let mut reflected = None;
-            let stored = siblings.iter().enumerate().map(|(i, child)| {
-                let cars = match child.turn {
-                    Player::Blue => child.cars,
-                    Player::Red => {
-                        let red = child.cars.red;
-                        if reflected.is_none_or(|(before, _)| before != red) {
-                            reflected = Some((red, game.transpose.apply_on::<N>(red)));
-                        }
-                        let (_, blue) = reflected.expect("reflected above");
-                        ByPlayer { blue, red: game.transpose.apply_on::<N>(child.cars.blue) }
+            let mut as_stored = |cars: ByPlayer<u64>, turn: Player| match turn {
+                Player::Blue => cars,
+                Player::Red => {
+                    if reflected.is_none_or(|(before, _)| before != cars.red) {
+                        reflected = Some((cars.red, game.transpose.apply_on::<N>(cars.red)));
                     }
-                };
+                    let (_, blue) = reflected.expect("reflected above");
+                    ByPlayer { blue, red: game.transpose.apply_on::<N>(cars.blue) }
+                }
+            };
+            // The parent's cars as its children are stored: each child is
+            // them with one car moved, or gone.
+            let turn = parent.turn.other();
+            let base = as_stored(parent.cars, turn);
+            let stored = siblings.iter().enumerate().map(|(i, child)| {
+                let cars = as_stored(child.cars, child.turn);
                 if let Some(key) = keys.get_mut(i) {
                     *key = stored_key(cars, child.turn);
                 }
                 cars
             });
             let mut turns = siblings.iter().map(|child| child.turn as u64);
-            game.unit_index().of_size::<N>().locate_runs(stored, |unit, idx| {
+            game.unit_index().of_size::<N>().locate_around(base, stored, |unit, idx| {
                 located.push((unit, 2 * idx + turns.next().expect("a turn for each sibling")));
             });
         });

@@ -601,19 +601,36 @@ impl<'a, const N: usize> OfSize<'a, N> {
         self.locate_with(&self.blue_numbering(cars.blue), cars.red)
     }
 
-    /// [`locate`](Self::locate) for each of `placements` in turn, most
-    /// with the Blue cars of the one before (the children of one position,
-    /// as stored): what numbers those Blue cars is worked out once a run.
+    /// [`locate`](Self::locate) for each of `placements`, each `base` with
+    /// one car moved or gone (the children of one position, as stored, and
+    /// `base` the position itself in their frame): `base` is numbered once,
+    /// and a placement whose Red car moved within its rank is a step from it.
     #[inline(always)]
-    pub(super) fn locate_runs(self, placements: impl Iterator<Item = ByPlayer<u64>>, mut f: impl FnMut(usize, u64)) {
-        let mut run: Option<BlueNumbering> = None;
+    pub(super) fn locate_around(
+        self,
+        base: ByPlayer<u64>,
+        placements: impl Iterator<Item = ByPlayer<u64>>,
+        mut f: impl FnMut(usize, u64),
+    ) {
+        let blue = self.blue_numbering(base.blue);
+        let (unit, number) = self.locate_with(&blue, base.red);
+        let rows = self.0.reds.among_rows_on::<N>(base.blue, base.red);
         for cars in placements {
-            let blue = match run {
-                Some(blue) if blue.part.blue == cars.blue => blue,
-                _ => *run.insert(self.blue_numbering(cars.blue)),
-            };
-            let (unit, idx) = self.locate_with(&blue, cars.red);
-            f(unit, idx);
+            if cars.blue != base.blue {
+                let (unit, idx) = self.locate(cars);
+                f(unit, idx);
+                continue;
+            }
+            let moved = cars.red ^ base.red;
+            let (from, to) = (moved.trailing_zeros() as usize / N, (63 - moved.leading_zeros()) as usize / N);
+            // Two squares of one rank, one car on them before and after:
+            // the same count vector, group and half, one digit changed.
+            if moved.count_ones() == 2 && from == to && (cars.red & moved).count_ones() == 1 {
+                f(unit, rows.with_rank(&self.0.reds, number, from, cars.red >> (from * N)));
+            } else {
+                let (unit, idx) = self.locate_with(&blue, cars.red);
+                f(unit, idx);
+            }
         }
     }
 
