@@ -677,12 +677,11 @@ impl Dodgem {
         Cost { seconds: units + distances + reachable, bytes: 6_800_000_000 }
     }
 
-    /// What a full audit of the unit files takes, at the rate measured on
-    /// 5×5's (16 million positions a second, either side to move, on two
-    /// cores: 11.4 million before children were located together, 1.42
-    /// times faster in one run; `docs/notes/benchmarks.md`).
+    /// What a full audit of the unit files takes, at the rate 6×6's ran at
+    /// here alone (15 million positions a second, either side to move, on
+    /// two cores; `docs/notes/benchmarks.md`).
     pub fn audit_cost(&self) -> Cost {
-        Cost { seconds: 2.0 * self.position_count() as f64 / 16e6, bytes: 8_000_000_000 }
+        Cost { seconds: 2.0 * self.position_count() as f64 / 15e6, bytes: 8_000_000_000 }
     }
 
     /// Solves every unit in memory and puts them one after another: the
