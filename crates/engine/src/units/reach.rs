@@ -59,11 +59,10 @@ impl SiblingMemo {
     }
 
     /// Keeps these siblings alone, each key with where it is, or none if
-    /// they are too many.
+    /// they are too many (or the keys and places do not pair up).
     #[inline]
     pub fn keep(&mut self, keys: &[u128], at: &[(usize, u64)]) {
-        debug_assert_eq!(keys.len(), at.len());
-        self.len = if keys.len() <= Self::MOST { keys.len() } else { 0 };
+        self.len = if keys.len() == at.len() && keys.len() <= Self::MOST { keys.len() } else { 0 };
         self.keys[..self.len].copy_from_slice(&keys[..self.len]);
         self.at[..self.len].copy_from_slice(&at[..self.len]);
     }

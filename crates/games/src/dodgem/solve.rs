@@ -124,9 +124,12 @@ impl ForwardUnits for EveryPosition<'_> {
         // children (by its own moves) are as a rule the mirror images of
         // the first's: stored alike, the other side to move, numbered
         // alike but for the last bit. Those found are not numbered again.
-        let twins = siblings.iter().all(|child| {
-            let twin = (child.turn == Player::Blue).then(|| memo.find(stored_key(child.cars, Player::Red))).flatten();
-            twin.map(|(unit, at)| located.push((unit, at ^ 1))).is_some()
+        let twins = siblings.iter().all(|child| match (child.turn, memo.find(stored_key(child.cars, Player::Red))) {
+            (Player::Blue, Some((unit, at))) => {
+                located.push((unit, at ^ 1));
+                true
+            }
+            _ => false,
         });
         if twins {
             return;
