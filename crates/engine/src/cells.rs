@@ -96,33 +96,38 @@ impl<C: Cell> Cells<C> {
         }
     }
 
-    /// ORs `codes` into the cells from `start` on, which must be zero.
-    /// Words the codes fill are stored whole, built a word's codes at a
-    /// time: no other thread has a cell in them, so they need no locked
-    /// instruction, and a run's write-back costs a few instructions a cell.
-    pub(crate) fn or_cells(&self, start: u64, codes: &[C]) {
+    /// Writes `codes` into the cells from `start` on, which no other thread
+    /// writes meanwhile. Words the codes fill are stored whole, built a
+    /// word's codes at a time: no other thread has a cell in them, so they
+    /// need no locked instruction, and a run's write-back costs a few
+    /// instructions a cell.
+    pub(crate) fn write_cells(&self, start: u64, codes: &[C]) {
         let lanes = C::LANES as usize;
         let lead = ((lanes - (start % C::LANES) as usize) % lanes).min(codes.len());
         let (head, rest) = codes.split_at(lead);
-        self.or_within_word(start, head);
+        self.write_within_word(start, head);
         let whole = rest.chunks_exact(lanes);
         let tail = whole.remainder();
         let first_whole = (start + lead as u64) / C::LANES;
         for (word, chunk) in self.words[first_whole as usize..].iter().zip(whole) {
             word.store(chunk.iter().rev().fold(0, |word, &code| word << C::BITS | code.into()), Relaxed);
         }
-        self.or_within_word(start + (codes.len() - tail.len()) as u64, tail);
+        self.write_within_word(start + (codes.len() - tail.len()) as u64, tail);
     }
 
-    /// ORs `codes`, which all fall in the word of `start`, into it.
-    fn or_within_word(&self, start: u64, codes: &[C]) {
+    /// Writes `codes`, which all fall in the word of `start`, into it:
+    /// other threads may write the word's other cells meanwhile.
+    fn write_within_word(&self, start: u64, codes: &[C]) {
         if codes.is_empty() {
             return;
         }
-        let word = (start..)
-            .zip(codes)
-            .fold(0, |word, (idx, &code)| word | code.into() << (u64::from(C::BITS) * (idx % C::LANES)));
-        self.words[(start / C::LANES) as usize].fetch_or(word, Relaxed);
+        let (mask, word) = (start..).zip(codes).fold((0, 0), |(mask, word), (idx, &code)| {
+            let shift = u64::from(C::BITS) * (idx % C::LANES);
+            (mask | C::MAX.into() << shift, word | code.into() << shift)
+        });
+        let at = &self.words[(start / C::LANES) as usize];
+        at.fetch_and(!mask, Relaxed);
+        at.fetch_or(word, Relaxed);
     }
 
     /// Replaces the cell by `f(cell)` until `f` returns `None` or the swap
@@ -313,24 +318,24 @@ mod tests {
         }
 
         #[test]
-        fn runs_ored_in_land_in_their_cells_and_nowhere_else(
-            codes in proptest::collection::vec(1u8..=255, 0..40),
+        fn runs_written_replace_their_cells_and_nothing_else(
+            codes in proptest::collection::vec(0u8..=255, 0..40),
             start in 0u64..20,
             before in 0u8..=255,
         ) {
             // Runs that start and end inside a word, cover words whole, or
-            // stay within one, beside cells already set.
+            // stay within one, over cells already set and beside them.
             let len = start + codes.len() as u64 + 9;
-            let mut values = vec![0u8; len as usize];
-            values[..start as usize].fill(before);
+            let values: Vec<u8> = (0..len).map(|i| before.wrapping_add(i as u8)).collect();
             let cells = cells(&values);
-            cells.or_cells(start, &codes);
+            cells.write_cells(start, &codes);
+            let mut values = values;
             values[start as usize..][..codes.len()].copy_from_slice(&codes);
             let wide_codes: Vec<u16> = codes.iter().map(|&c| u16::from(c) * 257).collect();
-            let mut wide_values: Vec<u16> = vec![0; len as usize];
-            wide_values[..start as usize].fill(u16::from(before) * 3);
+            let wide_values: Vec<u16> = values.iter().map(|&v| u16::from(v) * 3 + 1).collect();
             let wide = self::cells(&wide_values);
-            wide.or_cells(start, &wide_codes);
+            wide.write_cells(start, &wide_codes);
+            let mut wide_values = wide_values;
             wide_values[start as usize..][..codes.len()].copy_from_slice(&wide_codes);
             for idx in 0..len {
                 proptest::prop_assert_eq!(cells.load(idx), values[idx as usize]);

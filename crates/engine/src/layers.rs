@@ -178,7 +178,7 @@ impl<'a> LayersSolver<'a> {
                 if progress.should_stop() {
                     return Err(Interrupted);
                 }
-                game.solve_piece(piece, &solved, &mut |idx, byte| bytes.or_cells(idx, &[byte]));
+                game.solve_piece(piece, &solved, &mut |idx, byte| bytes.write_cells(idx, &[byte]));
                 progress.advance(*count);
                 Ok(())
             })?;

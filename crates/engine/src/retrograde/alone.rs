@@ -119,16 +119,28 @@ impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {
             max_plies: AtomicU16::new(0),
             earlier_wins: keeps_earlier_wins.then(|| Cells::zeroed(self.len)),
             step_dense_layers: true,
+            folded: false,
         }
     }
 
     /// One try, in cells of `C`.
     fn solve_in<C: Cell, const SHARED: bool>(&self, progress: &dyn Progress) -> Result<Solution, SolveError> {
+        self.solve_cells::<C, SHARED>(Cells::zeroed(self.len), false, progress)
+    }
+
+    /// Solves the unit in `cells`, which are zero, or `folded` by earlier
+    /// passes (see `passes`).
+    pub(super) fn solve_cells<C: Cell, const SHARED: bool>(
+        &self,
+        cells: Cells<C>,
+        folded: bool,
+        progress: &dyn Progress,
+    ) -> Result<Solution, SolveError> {
         let len = self.len;
-        let cells = Cells::<C>::zeroed(len);
         let parts = self.game.parts(self.unit);
         // Parts keep their own earlier wins.
-        let solver = self.solver::<C, SHARED>(&cells, 0..len, parts.is_none());
+        let mut solver = self.solver::<C, SHARED>(&cells, 0..len, parts.is_none());
+        solver.folded = folded;
         match parts {
             Some(parts) => solver.solve_by_parts(&parts, progress)?,
             None => {

@@ -92,6 +92,26 @@ impl<C: Cell> Codes<C> {
         WideValue::from_code(code.into() as u16).unpack()
     }
 
+    /// The cell that keeps what a position's moves into some earlier units
+    /// say until the rest are read (see `passes`): zero for nothing, else
+    /// one more than the code of one such child that says as much as all.
+    pub(super) fn folded(self, earlier: &EarlierChildren) -> Result<C, SolveError> {
+        let Some(code) = earlier.standing_for() else {
+            return Ok(C::truncate(0));
+        };
+        match u64::from(code) < C::MAX.into() {
+            true => Ok(C::truncate(u64::from(code) + 1)),
+            // Only a win too long for the cells' own values lands here.
+            false => Err(self.too_long(plies(code))),
+        }
+    }
+
+    /// The child's code a [`folded`](Self::folded) cell keeps, if any.
+    #[inline(always)]
+    pub(super) fn unfold(self, cell: C) -> Option<u16> {
+        (cell.into() as u16).checked_sub(1)
+    }
+
     /// Whether `code` is a win that takes longer than the win `than`.
     #[inline(always)]
     pub(super) fn wins_later(self, code: C, than: C) -> bool {
@@ -149,6 +169,19 @@ impl EarlierChildren {
             any_draw,
         }
     }
+
+    /// The code of one child that says of its parent all that these do:
+    /// the shortest loss, else a draw, else the longest win. Behind a draw
+    /// the longest win is never read: the draw keeps the parent's counter
+    /// from running out, so the parent never loses.
+    fn standing_for(&self) -> Option<u16> {
+        match (self.shortest_loss, self.any_draw, self.longest_win) {
+            (Some(d), _, _) => Some(2 * d + 2),
+            (None, true, _) => Some(0),
+            (None, false, Some(d)) => Some(2 * d + 1),
+            (None, false, None) => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -169,5 +202,29 @@ mod tests {
         let largest = wide.value(Value::Loss(Plies(wide.limit()))).unwrap();
         assert!(!wide.is_counter(largest) && wide.is_counter(wide.counter(13)));
         assert!(wide.limit() > 32_000);
+    }
+
+    /// What one pass folds into a cell, folded with the children of the
+    /// next, says what all the children say at once: the same seed.
+    #[test]
+    fn children_folded_in_groups_say_what_they_say_together() {
+        let codes = Codes::<u8>::new(12);
+        let children: Vec<u16> = vec![0, 1, 2, 9, 14, 33, 120, 254];
+        // What a seed reads: a loss alone, else the draw, else the longest win.
+        let seen = |e: &EarlierChildren| match e.shortest_loss {
+            Some(d) => (Some(d), None, false),
+            None => (None, e.longest_win.filter(|_| !e.any_draw), e.any_draw),
+        };
+        for mask in 0u32..1 << 12 {
+            let picked: Vec<u16> = (0..4).map(|i| children[(mask >> (3 * i) & 7) as usize]).collect();
+            let together = EarlierChildren::of(picked.iter().copied());
+            for cut in 0..=picked.len() {
+                let first = codes.folded(&EarlierChildren::of(picked[..cut].iter().copied())).unwrap();
+                let rest = EarlierChildren::of(picked[cut..].iter().copied().chain(codes.unfold(first)));
+                assert_eq!(seen(&rest), seen(&together), "{picked:?} cut at {cut}");
+            }
+        }
+        let longest = Codes::<u8>::new(12).folded(&EarlierChildren::of([255]));
+        assert!(matches!(longest, Err(SolveError::DistanceOverflow { plies: 127, .. })));
     }
 }

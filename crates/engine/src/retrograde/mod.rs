@@ -55,6 +55,7 @@ mod alone;
 mod codes;
 mod numbering;
 mod parts;
+mod passes;
 mod pending;
 mod propagate;
 mod seed;
@@ -65,6 +66,7 @@ mod unit_solve;
 
 pub(crate) use self::alone::{Sharing, UnitAlone, Width};
 pub(crate) use self::numbering::Numbering;
+pub(crate) use self::passes::InPasses;
 pub use self::solver::{Solver, solve};
 pub use self::split::Ranks;
 pub(crate) use self::unit_solve::{Earlier, IN_THE_CACHES};
@@ -81,6 +83,10 @@ pub enum SolveError {
     /// The checkpoint could not be read or written.
     #[error("checkpoint failed")]
     Checkpoint(#[source] TableError),
+    /// The values of units the unit reads could not be read (by a unit
+    /// solved in passes, which reads them as it goes).
+    #[error("the units it reads could not be read")]
+    Earlier(#[source] TableError),
     /// The checkpoint was written by a solve of another shape.
     #[error("checkpoint {path} is not one of this solve (delete it to start again)")]
     ForeignCheckpoint {

@@ -84,7 +84,7 @@ struct Told<'a, C> {
 
 impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, SHARED> {
     /// Seeds and propagates the unit part by part, in parallel with
-    /// `SHARED`. The unit's cells must be zero.
+    /// `SHARED`. The unit's cells must be zero or folded (see `passes`).
     pub(super) fn solve_by_parts(&self, parts: &impl UnitParts, progress: &dyn Progress) -> Result<(), SolveError> {
         let slot_counts = parts.slot_counts();
         let solve = |cells: &mut PartCells<G::Position, C>, part: usize| {
@@ -237,7 +237,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
                     current = (idx, 1);
                 }
                 expanded.push(slot);
-                let earlier = self.earlier_children(children);
+                let earlier = self.earlier_children(idx, children);
                 let longest_win = earlier.longest_win;
                 let code = match self.seed_code(idx, expansion, earlier, scratch) {
                     Ok(code) => code,
@@ -271,14 +271,14 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
             layers[usize::from(plies)] = [wins, losses];
             plies += 1;
         }
-        // Each run is ORed into the unit's zero cells a word at a time.
+        // Each run is written to the unit's cells a word at a time.
         let mut rest = &expanded[..];
         for &(first, len) in runs.iter() {
             let (slots, after) = rest.split_at(len as usize);
             rest = after;
             run.clear();
             run.extend(slots.iter().map(|&slot| codes[slot as usize]));
-            self.cells.or_cells(first, run);
+            self.cells.write_cells(first, run);
         }
         Ok(expanded.len() as u64 + decided)
     }

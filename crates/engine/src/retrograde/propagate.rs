@@ -203,7 +203,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         self.earlier.touch(scratch.children.iter().copied());
         for i in 0..scratch.positions.len() {
             let (idx, _, ref children) = scratch.positions[i];
-            let earlier = self.earlier_children(&scratch.children[children.clone()]);
+            let earlier = self.earlier_children(idx, &scratch.children[children.clone()]);
             debug_assert!(
                 earlier.shortest_loss.is_none() && !earlier.any_draw,
                 "a loss with a move that does not lose"

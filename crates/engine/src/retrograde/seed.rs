@@ -15,7 +15,8 @@ use crate::progress::{Interrupted, Progress};
 use crate::value::{Plies, Value};
 
 impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, SHARED> {
-    /// Seeds every position of the unit, whose cells must be zero.
+    /// Seeds every position of the unit, whose cells must be zero or
+    /// folded (see `passes`).
     pub(super) fn seed(&self, progress: &dyn Progress) -> Result<(), SolveError> {
         let chunks = self.chunks().into_par_iter().with_min_len(Self::MIN_CHUNKS_PER_TASK);
         chunks.try_for_each_init(Scratch::default, |scratch, chunk| {
@@ -49,7 +50,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
                 self.earlier.touch(scratch.children.iter().copied());
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];
-                    let earlier = self.earlier_children(&scratch.children[children.clone()]);
+                    let earlier = self.earlier_children(idx, &scratch.children[children.clone()]);
                     let longest_win = earlier.longest_win;
                     let code = self.seed_code(idx, expansion, earlier, scratch)?;
                     if self.earlier_wins.is_some() {
@@ -65,9 +66,9 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
                     scratch.codes.push(code);
                 }
             }
-            self.cells.or_cells(chunk.start, &scratch.codes);
+            self.cells.write_cells(chunk.start, &scratch.codes);
             if let Some(earlier_wins) = &self.earlier_wins {
-                earlier_wins.or_cells(chunk.start, &scratch.earlier_wins);
+                earlier_wins.write_cells(chunk.start, &scratch.earlier_wins);
             }
             self.pending.mark_all(chunk.start, &decided);
             self.max_plies.fetch_max(std::mem::take(&mut scratch.max_plies), Relaxed);

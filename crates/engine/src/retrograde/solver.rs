@@ -124,6 +124,7 @@ impl<'a> Solver<'a> {
                 pending,
                 earlier_wins: None,
                 step_dense_layers: false,
+                folded: false,
             };
             let first_layer = match state {
                 Some(state) => {

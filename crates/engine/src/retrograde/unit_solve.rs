@@ -24,6 +24,13 @@ pub(crate) trait Earlier: Sync {
     fn touch(&self, indices: impl Iterator<Item = u64>);
     /// The final value of the earlier position `idx`, as a [`WideValue`](crate::WideValue) code.
     fn load(&self, idx: u64) -> u16;
+    /// Whether it holds the value of the earlier position `idx`: all do,
+    /// but the values of one pass of a unit solved in passes (see `passes`).
+    #[inline(always)]
+    fn covers(&self, idx: u64) -> bool {
+        let _ = idx;
+        true
+    }
 }
 
 impl Earlier for Bytes {
@@ -145,6 +152,10 @@ pub(super) struct UnitSolve<'a, G, E, C, const SHARED: bool> {
     /// Whether a dense layer steps through its chunk (see `frontier`):
     /// measured faster for units of Dodgem, not for every game.
     pub step_dense_layers: bool,
+    /// Whether the cells hold what earlier passes found of the positions'
+    /// moves out of the unit (see `passes`), to be read with those
+    /// `earlier` covers.
+    pub folded: bool,
 }
 
 impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, SHARED> {
@@ -209,9 +220,16 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
         C::truncate(u64::from(win.min(self.codes.limit() + 1)))
     }
 
+    /// What the moves of the position numbered `idx` into earlier units,
+    /// leading to `children`, say: those `earlier` covers, and what the
+    /// earlier passes left in its cell if the cells are folded.
     #[inline(always)]
-    pub(super) fn earlier_children(&self, children: &[u64]) -> EarlierChildren {
-        EarlierChildren::of(children.iter().map(|&c| self.earlier.load(c)))
+    pub(super) fn earlier_children(&self, idx: u64, children: &[u64]) -> EarlierChildren {
+        let covered = children.iter().filter(|&&c| self.earlier.covers(c)).map(|&c| self.earlier.load(c));
+        match self.folded {
+            true => EarlierChildren::of(covered.chain(self.codes.unfold(self.cells.load(idx)))),
+            false => EarlierChildren::of(covered),
+        }
     }
 
     /// Makes every position still holding a counter a draw. Nothing else

@@ -35,7 +35,7 @@ use std::time::Duration;
 use crate::game::{Unit, Units};
 use crate::progress::Progress;
 pub use crate::retrograde::Ranks;
-use crate::retrograde::{Earlier, Numbering, Sharing, SolveError, UnitAlone, Width};
+use crate::retrograde::{Earlier, InPasses, Numbering, Sharing, SolveError, UnitAlone, Width};
 use crate::solution::Solution;
 use crate::table::TableError;
 use crate::value::Value;
@@ -47,7 +47,7 @@ pub use self::memory::UnitsInMemory;
 #[cfg(feature = "mpi")]
 pub use self::mpi::solve_over_mpi;
 pub use self::reach::{ForwardUnits, ReachCheckpoint, ReachError, SiblingMemo, finished_walk, reach_by_units};
-use self::schedule::{Run, segment_from};
+use self::schedule::{Memory, Run, segment_from};
 
 /// The positions of the `i`-th unit a unit solved alone depends on are
 /// numbered from `(i + 1) * MAX_UNIT_LEN` on, so that the solver tells a
@@ -131,6 +131,9 @@ pub struct UnitReport {
     pub solved: usize,
     /// Units found already stored, from an earlier run.
     pub resumed: usize,
+    /// Units of this run that read the units they depend on in passes, to
+    /// stay within the memory asked for (see [`UnitSolver::within`]).
+    pub in_passes: usize,
     /// The most bytes of unit values held at once.
     pub peak_bytes: u64,
     /// The units this run solved, by size, with the time they took: what
@@ -159,6 +162,7 @@ pub struct SizeTime {
 #[derive(Clone, Debug)]
 pub struct UnitSolver {
     budget: u64,
+    ceiling: u64,
     two_bytes_wide: bool,
 }
 
@@ -166,7 +170,20 @@ impl UnitSolver {
     /// Keeps at most `budget` bytes of unit values in memory, beyond what
     /// the units being solved and their dependencies need.
     pub fn new(budget: u64) -> UnitSolver {
-        UnitSolver { budget, two_bytes_wide: false }
+        UnitSolver { budget, ceiling: u64::MAX, two_bytes_wide: false }
+    }
+
+    /// Holds at most about `ceiling` bytes of values and working cells at
+    /// once, the kept units included: a large unit that would need more
+    /// with everything it reads lets the kept units go, and reads the
+    /// units it depends on a group at a time, in as many passes over its
+    /// positions as it takes (see `retrograde::passes`). The values are
+    /// the same; each pass but the last costs one more expansion of the
+    /// unit. A unit that needs more with a single dependency is solved
+    /// anyway.
+    #[must_use]
+    pub fn within(self, ceiling: u64) -> UnitSolver {
+        UnitSolver { ceiling, ..self }
     }
 
     /// Solves every unit with two bytes a position, as the units whose
@@ -194,7 +211,8 @@ impl UnitSolver {
         let units = game.units();
         let total: u64 = units.iter().map(|u| u.len).sum();
         progress.start("solve", 2 * total);
-        let run = Run::new(game, &units, store, self.budget, self.two_bytes_wide, progress);
+        let memory = Memory { kept: self.budget, ceiling: self.ceiling };
+        let run = Run::new(game, &units, store, memory, self.two_bytes_wide, progress);
         let mut number = 0;
         while number < units.len() {
             let segment = segment_from(&units, number);
@@ -221,7 +239,7 @@ pub fn solve_split<G: Units>(
     progress: &dyn Progress,
 ) -> Result<UnitReport, UnitSolveError> {
     let units = game.units();
-    let run = Run::new(game, &units, store, 0, false, progress);
+    let run = Run::new(game, &units, store, Memory { kept: 0, ceiling: u64::MAX }, false, progress);
     for number in 0..units.len() {
         let has = schedule::agreed(ranks, number, store.has(number))?;
         // All ranks skip a unit or none does, even if it appears meanwhile.
@@ -267,14 +285,45 @@ fn solve_with_dependencies<G: Units>(
         },
     );
     if any_wide {
-        let earlier = DependencyValues::<true>::new(dependencies);
+        let earlier = DependencyValues::<_, true>::new(dependencies);
         let alone = UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk };
         alone.solve_by(width, solvers, progress)
     } else {
-        let earlier = DependencyValues::<false>::new(dependencies);
+        let earlier = DependencyValues::<_, false>::new(dependencies);
         let alone = UnitAlone { game, unit: number, len: unit.len, numbering: &numbering, earlier: &earlier, chunk };
         alone.solve_by(width, solvers, progress)
     }
+}
+
+/// Solves unit `number` of `units` as [`solve_with_dependencies`] does,
+/// reading the units it depends on a group at a time: `groups` of their
+/// places in its `depends_on`, each read by `load`.
+fn solve_in_passes<G: Units>(
+    game: &G,
+    units: &[Unit],
+    number: usize,
+    (groups, load): (&[Vec<usize>], impl Fn(usize) -> Result<Arc<Solution>, TableError>),
+    two_bytes_wide: bool,
+    sharing: Sharing,
+    progress: &dyn Progress,
+) -> Result<Solution, SolveError> {
+    let unit = &units[number];
+    let reads = unit.depends_on.iter().enumerate().map(|(i, &d)| (d, (i as u64 + 1) * MAX_UNIT_LEN));
+    let numbering = Numbering::new(number, 0, units.len(), reads);
+    let empty = Arc::new(Solution::from_words(Vec::new(), 0));
+    let values = |pass: usize| {
+        let mut values = vec![Arc::clone(&empty); unit.depends_on.len()];
+        let mut covered = vec![false; unit.depends_on.len()];
+        for &at in &groups[pass] {
+            values[at] = load(unit.depends_on[at]).map_err(SolveError::Earlier)?;
+            covered[at] = true;
+        }
+        Ok(DependencyValues::one_pass(values, covered))
+    };
+    let chunk = chunk_for(unit.len, sharing);
+    let in_passes = InPasses { game, unit: number, len: unit.len, numbering: &numbering, chunk, passes: groups.len(), values };
+    let width = if two_bytes_wide { Width::TwoBytes } else { Width::ByteFirst };
+    in_passes.solve(width, sharing, progress)
 }
 
 impl<G: Units, E: Earlier> UnitAlone<'_, G, E> {

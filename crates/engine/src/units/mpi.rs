@@ -66,7 +66,7 @@ pub fn solve_over_mpi<G: Units>(
     }
     let units = game.units();
     let stop_only = StopOnly(progress);
-    let run = Run::new(game, &units, store, budget, false, &stop_only);
+    let run = Run::new(game, &units, store, super::Memory { kept: budget, ceiling: u64::MAX }, false, &stop_only);
     if world.rank() == 0 {
         manage(world, &run, &units, store, split_from, progress).map(Some)
     } else {

@@ -16,7 +16,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::AcqRel, Or
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use super::{SizeTime, Solvers, Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_with_dependencies};
+use super::{
+    SizeTime, Solvers, Unit, UnitReport, UnitSolveError, UnitStore, Units, longest, solve_in_passes,
+    solve_with_dependencies,
+};
+use crate::game::UnitParts;
 use crate::progress::{Interrupted, Progress};
 use crate::retrograde::{Ranks, Sharing, SolveError};
 use crate::solution::Solution;
@@ -42,18 +46,29 @@ fn size_class(len: u64) -> u64 {
     if len < SMALL_UNIT { SMALL_UNIT } else { 1 << (u64::BITS - len.leading_zeros()) }
 }
 
+/// The memory a solve by units may take (see [`UnitSolver::within`](super::UnitSolver::within)).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Memory {
+    /// Bytes of finished units kept for the units that read them.
+    pub kept: u64,
+    /// Bytes of values and working cells held at once.
+    pub ceiling: u64,
+}
+
 /// A solve by units under way: what it has solved and what it keeps.
 pub(super) struct Run<'a, G> {
     game: &'a G,
     units: &'a [Unit],
     store: &'a dyn UnitStore,
     kept: Kept,
+    ceiling: u64,
     two_bytes_wide: bool,
     progress: &'a dyn Progress,
     /// Positions of all units.
     total: u64,
     solved: AtomicUsize,
     resumed: AtomicUsize,
+    in_passes: AtomicUsize,
     /// Bytes of unit values held beyond those kept: the dependencies read
     /// back for the units being solved, and their values.
     held: AtomicU64,
@@ -71,7 +86,7 @@ impl<'a, G: Units> Run<'a, G> {
         game: &'a G,
         units: &'a [Unit],
         store: &'a dyn UnitStore,
-        budget: u64,
+        memory: Memory,
         two_bytes_wide: bool,
         progress: &'a dyn Progress,
     ) -> Run<'a, G> {
@@ -79,12 +94,14 @@ impl<'a, G: Units> Run<'a, G> {
             game,
             units,
             store,
-            kept: Kept::new(budget, units),
+            kept: Kept::new(memory.kept, units),
+            ceiling: memory.ceiling,
             two_bytes_wide,
             progress,
             total: units.iter().map(|u| u.len).sum::<u64>().max(1),
             solved: AtomicUsize::new(0),
             resumed: AtomicUsize::new(0),
+            in_passes: AtomicUsize::new(0),
             held: AtomicU64::new(0),
             peak: AtomicU64::new(0),
             done: AtomicU64::new(0),
@@ -99,6 +116,7 @@ impl<'a, G: Units> Run<'a, G> {
         UnitReport {
             solved: self.solved.load(Relaxed),
             resumed: self.resumed.load(Relaxed),
+            in_passes: self.in_passes.load(Relaxed),
             peak_bytes: self.peak.load(Relaxed),
             by_size: self.by_size.lock().unwrap_or_else(PoisonError::into_inner).clone(),
         }
@@ -189,6 +207,27 @@ impl<'a, G: Units> Run<'a, G> {
     /// Solves and saves unit `number`, whose dependencies are all solved.
     fn solve_unit(&self, number: usize, sharing: Sharing) -> Result<(), UnitSolveError> {
         let unit = &self.units[number];
+        let (values, read_back) = match self.passes_for(number) {
+            Some(groups) => (self.solve_in_passes(number, &groups, sharing)?, 0),
+            None => self.solve_at_once(number, sharing)?,
+        };
+        let values = Arc::new(values);
+        let own = values.size_in_bytes();
+        let held = self.held.fetch_add(own, Relaxed) + own;
+        self.peak.fetch_max(held + self.kept.bytes(), Relaxed);
+        let saved = self.save(number, &values);
+        self.held.fetch_sub(read_back + own, Relaxed);
+        saved?;
+        self.kept.solved(number, &unit.depends_on, Some(values));
+        self.solved.fetch_add(1, Relaxed);
+        self.count_done(number);
+        Ok(())
+    }
+
+    /// Solves unit `number` with every unit it reads in memory: its values,
+    /// and the bytes read back from the store for it, still counted held.
+    fn solve_at_once(&self, number: usize, sharing: Sharing) -> Result<(Solution, u64), UnitSolveError> {
+        let unit = &self.units[number];
         let mut read_back = 0;
         let mut dependencies = Vec::with_capacity(unit.depends_on.len());
         for &d in &unit.depends_on {
@@ -213,18 +252,62 @@ impl<'a, G: Units> Run<'a, G> {
             self.progress,
         );
         drop(dependencies);
-        let solved = solved.map_err(|source| UnitSolveError::Solve { unit: number, source })?;
-        let values = Arc::new(solved.expect("a unit solved here has its values here"));
-        let own = values.size_in_bytes();
-        let held = self.held.fetch_add(own, Relaxed) + own;
-        self.peak.fetch_max(held + self.kept.bytes(), Relaxed);
-        let saved = self.save(number, &values);
-        self.held.fetch_sub(read_back + own, Relaxed);
-        saved?;
-        self.kept.solved(number, &unit.depends_on, Some(values));
-        self.solved.fetch_add(1, Relaxed);
-        self.count_done(number);
-        Ok(())
+        let solved = solved.map_err(|source| {
+            self.held.fetch_sub(read_back, Relaxed);
+            UnitSolveError::Solve { unit: number, source }
+        })?;
+        Ok((solved.expect("a unit solved here has its values here"), read_back))
+    }
+
+    /// The groups of its dependencies (places in its `depends_on`) that
+    /// unit `number` reads one pass at a time, if all at once it would take
+    /// more than the ceiling (small units solved together, a few megabytes
+    /// each, are counted one at a time). First the kept units it does not
+    /// read are let go, and all of them if it is solved in passes.
+    fn passes_for(&self, number: usize) -> Option<Vec<Vec<usize>>> {
+        let unit = &self.units[number];
+        let sizes: Vec<u64> = unit.depends_on.iter().map(|&d| self.units[d].len).collect();
+        let own = unit.len + working_bytes(self.game, number, unit.len);
+        let need = own + sizes.iter().sum::<u64>();
+        if need + self.kept.bytes() <= self.ceiling {
+            return None;
+        }
+        self.kept.forget_all_but(&unit.depends_on);
+        if need <= self.ceiling {
+            return None;
+        }
+        self.kept.forget_all_but(&[]);
+        let groups = groups(&sizes, self.ceiling.saturating_sub(own));
+        if own + sizes.iter().max().copied().unwrap_or(0) > self.ceiling {
+            self.progress.note(&format!(
+                "unit {number} needs {:.1} GB at the least with the largest unit it reads, past the {:.1} GB asked for",
+                (own + sizes.iter().max().copied().unwrap_or(0)) as f64 / 1e9,
+                self.ceiling as f64 / 1e9
+            ));
+        }
+        (groups.len() > 1).then_some(groups)
+    }
+
+    /// Solves unit `number` reading the units it depends on in `groups`,
+    /// one pass each, from the store, as `sharing` says.
+    fn solve_in_passes(
+        &self,
+        number: usize,
+        groups: &[Vec<usize>],
+        sharing: Sharing,
+    ) -> Result<Solution, UnitSolveError> {
+        let unit = &self.units[number];
+        let largest = groups.iter().map(|g| g.iter().map(|&at| self.units[unit.depends_on[at]].len).sum::<u64>());
+        self.peak.fetch_max(unit.len + largest.max().unwrap_or(0), Relaxed);
+        self.in_passes.fetch_add(1, Relaxed);
+        let load = |d: usize| self.store.load(d, self.units[d].len).map(Arc::new);
+        let two_bytes_wide = self.two_bytes_wide;
+        solve_in_passes(self.game, self.units, number, (groups, load), two_bytes_wide, sharing, self.progress).map_err(
+            |source| match source {
+                SolveError::Earlier(error) => UnitSolveError::Store(error),
+                source => UnitSolveError::Solve { unit: number, source },
+            },
+        )
     }
 
     /// Solves unit `number`, whose dependencies are all stored, with the
@@ -279,6 +362,44 @@ impl<'a, G: Units> Run<'a, G> {
             self.progress.stage(&format!("unit {} of {}", number + 1, self.units.len()));
         }
     }
+}
+
+/// Working cells a part takes a slot while it is solved, a byte a cell:
+/// its cell and longest earlier win (a byte each), its place among those
+/// expanded and in the list of its distance (four each), and room for the
+/// lists' growth.
+const PART_BYTES_PER_SLOT: u64 = 12;
+
+/// What solving `unit` of `len` positions takes beside its cells and the
+/// units it reads: the working cells of the parts solved at once, one a
+/// thread, or a second cell a position for a unit without parts.
+pub(super) fn working_bytes<G: Units>(game: &G, unit: usize, len: u64) -> u64 {
+    match game.parts(unit) {
+        Some(parts) => {
+            let mut slots = parts.slot_counts();
+            slots.sort_unstable_by(|a, b| b.cmp(a));
+            slots.iter().take(rayon::current_num_threads()).map(|&s| u64::from(s) * PART_BYTES_PER_SLOT).sum()
+        }
+        None => len,
+    }
+}
+
+/// The places of `sizes` in groups of at most `room` each, one past it
+/// alone: few groups, by first fit from the largest.
+fn groups(sizes: &[u64], room: u64) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&at| std::cmp::Reverse(sizes[at]));
+    let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
+    for at in order {
+        match groups.iter_mut().find(|(used, _)| used + sizes[at] <= room) {
+            Some((used, group)) => {
+                *used += sizes[at];
+                group.push(at);
+            }
+            None => groups.push((sizes[at], vec![at])),
+        }
+    }
+    groups.into_iter().map(|(_, mut group)| (group.sort_unstable(), group).1).collect()
 }
 
 /// The units of a segment, each waiting for those of the segment it reads.
@@ -423,6 +544,16 @@ impl Kept {
             if state.readers_left[unit] > 0 && state.bytes + len <= self.budget {
                 state.bytes += len;
                 state.values[unit] = Some(values);
+            }
+        }
+    }
+
+    /// Drops every kept unit but those of `keep`.
+    fn forget_all_but(&self, keep: &[usize]) {
+        let mut state = self.lock();
+        for unit in 0..state.values.len() {
+            if !keep.contains(&unit) {
+                state.forget(unit);
             }
         }
     }

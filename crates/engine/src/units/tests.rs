@@ -836,3 +836,29 @@ fn units_split_over_three_ranks_are_the_bytes_one_process_writes() {
         }
     }
 }
+
+/// Units that would pass the memory asked for read what they depend on a
+/// group at a time, one pass over their positions each: the same files,
+/// for units with and without parts, a byte wide and two.
+#[test]
+fn units_read_in_passes_are_the_bytes_of_units_read_at_once() {
+    for toy in [toy(), long_toy()] {
+        for parted in [false, true] {
+            let game = Toy { parted, heaps: toy.heaps.min(12), ..toy };
+            let lens = vec![game.phases; game.heaps as usize];
+            let (at_once, in_passes) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let at_once = UnitFiles::new(at_once.path(), key(), lens.clone());
+            let in_passes = UnitFiles::new(in_passes.path(), key(), lens.clone());
+            UnitSolver::new(0).solve(&game, &at_once, &Silent).unwrap();
+            // Room for a unit, its working cells and one unit it reads.
+            let room = 2 * game.phases + super::schedule::working_bytes(&game, 2, game.phases);
+            let report = UnitSolver::new(u64::MAX).within(room).solve(&game, &in_passes, &Silent).unwrap();
+            // Units 0 and 1 read one unit or none, the others two.
+            assert_eq!(report.in_passes, lens.len() - 2);
+            for unit in 0..lens.len() {
+                let (a, b) = (std::fs::read(at_once.path(unit)).unwrap(), std::fs::read(in_passes.path(unit)).unwrap());
+                assert!(a == b, "unit {unit}, long {}, parted {parted}", game.long);
+            }
+        }
+    }
+}

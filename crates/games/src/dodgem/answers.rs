@@ -110,6 +110,9 @@ pub(super) struct UnitsJson {
     /// Solved by this run, and found solved by an earlier one.
     pub solved_units: usize,
     pub resumed_units: usize,
+    /// Solved by this run reading the units they depend on in passes, to
+    /// stay within `--memory`.
+    pub in_passes_units: usize,
     pub peak_unit_bytes: u64,
     pub stored_bytes: u64,
     pub dir: String,
@@ -151,8 +154,8 @@ impl Answer for Solved {
                 let _ = writeln!(text, "Dodgem {size}x{size} ({variant}), units in {}", units.dir);
                 let _ = writeln!(
                     text,
-                    "units: {} solved now, {} found done, {} in all",
-                    units.solved_units, units.resumed_units, units.units
+                    "units: {} solved now ({} of them in passes), {} found done, {} in all",
+                    units.solved_units, units.in_passes_units, units.resumed_units, units.units
                 );
             }
             (None, Some(path), cached) => {

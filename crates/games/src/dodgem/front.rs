@@ -19,6 +19,7 @@ use super::{
     Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, UnitOptions, UnitStages,
     probe_request, reads_units, unit_options,
 };
+use super::on_disk::kept_of;
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{
     self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, Work, loaded, perfect_line,
@@ -287,13 +288,13 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     if options.split_from.is_some() && !spread {
         anyhow::bail!("--split-from shares units among the ranks of an mpirun of two or more: this is one process");
     }
-    let budget = options.budget;
+    let memory = options.memory;
     #[cfg(feature = "mpi")]
     let split_from = options.split_from.unwrap_or(u64::MAX);
     #[cfg(feature = "mpi")]
     if let Some(world) = world.as_ref().filter(|w| mpi::traits::Communicator::rank(*w) != 0) {
         // A worker: the manager, rank 0, holds the lock and reports.
-        solved_engine::units::solve_over_mpi(world, game, &files, budget, split_from, &Unseen(progress))
+        solved_engine::units::solve_over_mpi(world, game, &files, kept_of(memory), split_from, &Unseen(progress))
             .with_context(failed)?;
         return Ok(Box::new(()));
     }
@@ -321,13 +322,13 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
     let solving = Instant::now();
     #[cfg(feature = "mpi")]
     let report = match &world {
-        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, budget, split_from, progress)
+        Some(world) => solved_engine::units::solve_over_mpi(world, game, &files, kept_of(memory), split_from, progress)
             .with_context(failed)?
             .expect("rank 0 reports"),
-        None => game.solve_to_files(&files, budget, progress).with_context(failed)?,
+        None => game.solve_to_files(&files, memory, progress).with_context(failed)?,
     };
     #[cfg(not(feature = "mpi"))]
-    let report = game.solve_to_files(&files, budget, progress).with_context(failed)?;
+    let report = game.solve_to_files(&files, memory, progress).with_context(failed)?;
     // The counts by distance take minutes and the walk hours: the counts
     // are not kept waiting behind the walk.
     let solved_at = Instant::now();
@@ -351,6 +352,7 @@ fn solve_units(game: &Dodgem, options: UnitOptions, host: &dyn Host) -> anyhow::
             units: game.unit_index().units().len(),
             solved_units: report.solved,
             resumed_units: report.resumed,
+            in_passes_units: report.in_passes,
             peak_unit_bytes: report.peak_bytes,
             stored_bytes: units.stored_bytes(),
             dir: dir.display().to_string(),
@@ -380,7 +382,7 @@ fn audit(params: &Params, host: &dyn Host) -> anyhow::Result<Audited> {
             let _lock = files.lock(|| {
                 progress.note(&format!("waiting for another process that is using {}", files.dir().display()));
             })?;
-            let budget = unit_options(&game, params)?.budget;
+            let kept = kept_of(unit_options(&game, params)?.memory);
             if !game.audit_recorded_finished(&files)? {
                 progress.note(&format!(
                     "checking {} positions, resuming where an audit stopped: about {} in all on two cores",
@@ -388,7 +390,7 @@ fn audit(params: &Params, host: &dyn Host) -> anyhow::Result<Audited> {
                     duration(game.audit_cost().seconds)
                 ));
             }
-            let audited = game.audit_units(&files, budget, progress);
+            let audited = game.audit_units(&files, kept, progress);
             ("units", audited.with_context(|| format!("cannot audit Dodgem {0}x{0}", game.size()))?)
         }
     };

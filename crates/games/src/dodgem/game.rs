@@ -19,7 +19,8 @@ const READ_UNITS: Field =
 const MEMORY: Field = Field::value(
     "memory",
     "GB",
-    "Memory for finished units kept for the units that read them, in a solve by units [default: 1]",
+    "The most memory a solve by units takes at once for its tables, in gigabytes: a unit that would take more reads \
+     the units it depends on in passes [default: 4]",
 )
 .command_line_only();
 const SPLIT_FROM: Field = Field::value(
@@ -189,18 +190,19 @@ impl Dodgem {
 pub struct UnitOptions {
     /// As unit files on disk rather than one table.
     pub on_disk: bool,
-    /// Bytes of finished units kept in memory for the units that read them.
-    pub budget: u64,
+    /// Bytes of tables a solve by units holds at once (see
+    /// [`UnitSolver::within`](solved_engine::units::UnitSolver::within)),
+    /// a quarter of them for finished units kept for the units that read them.
+    pub memory: u64,
     /// The fewest positions of a unit solved by every rank of an `mpirun`
     /// at once, if any is.
     pub split_from: Option<u64>,
 }
 
-/// Memory for finished units unless `--memory` says otherwise: well under
-/// what a machine of 16 GB has, beside the largest 6×6 unit and its
-/// dependencies (4.5 GB at most a byte a position, twice that where the
-/// longest games need two).
-const DEFAULT_BUDGET_GB: f64 = 1.0;
+/// Memory for a solve by units unless `--memory` says otherwise: 6×6 in
+/// 4 GiB, its largest units reading their dependencies in passes (the
+/// largest with everything it reads would take 6.1 GB at once).
+const DEFAULT_MEMORY_GB: f64 = 4.0;
 
 /// What `--units` and `--memory` ask of a solve of `game`: boards past
 /// [`MAX_FLAT_SIZE`](super::MAX_FLAT_SIZE) are always on disk.
@@ -209,7 +211,7 @@ const DEFAULT_BUDGET_GB: f64 = 1.0;
 ///
 /// [`ParamError`] for a memory that is not a positive number.
 pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, ParamError> {
-    let gigabytes = params.number::<f64>(MEMORY.name)?.unwrap_or(DEFAULT_BUDGET_GB);
+    let gigabytes = params.number::<f64>(MEMORY.name)?.unwrap_or(DEFAULT_MEMORY_GB);
     if !(gigabytes.is_finite() && gigabytes >= 0.0) {
         return Err(ParamError::Combination("--memory is a number of gigabytes, 0 or more"));
     }
@@ -221,7 +223,7 @@ pub fn unit_options(game: &Dodgem, params: &Params) -> Result<UnitOptions, Param
     if split_from.is_some() && !on_disk {
         return Err(ParamError::Combination("--split-from is for a solve by units: give --units too"));
     }
-    Ok(UnitOptions { on_disk, budget: (gigabytes * 1e9) as u64, split_from })
+    Ok(UnitOptions { on_disk, memory: (gigabytes * 1e9) as u64, split_from })
 }
 
 /// Whether a probe or a game of `game` reads unit files rather than one

@@ -49,8 +49,11 @@ impl Dodgem {
         UnitFiles::new(dir, key, self.unit_index().units().iter().map(|u| u.len).collect())
     }
 
-    /// Solves the units `files` does not hold yet, keeping at most `budget`
-    /// bytes of finished units in memory for the units that read them.
+    /// Solves the units `files` does not hold yet, holding at most about
+    /// `memory` bytes of tables at once, a quarter of them for finished
+    /// units kept for the units that read them (see
+    /// [`UnitSolver::within`]): with 0, every unit reads the units it
+    /// depends on one at a time.
     ///
     /// # Errors
     ///
@@ -59,11 +62,17 @@ impl Dodgem {
     pub fn solve_to_files(
         &self,
         files: &UnitFiles,
-        budget: u64,
+        memory: u64,
         progress: &dyn Progress,
     ) -> Result<UnitReport, UnitSolveError> {
-        UnitSolver::new(budget).solve(self, files, progress)
+        UnitSolver::new(kept_of(memory)).within(memory).solve(self, files, progress)
     }
+}
+
+/// The part of a solve's `memory` for finished units kept for the units
+/// that read them (or, in an audit, read again).
+pub(super) fn kept_of(memory: u64) -> u64 {
+    memory / 4
 }
 
 /// How often a walk over the units saves where it is. On 6×6 a save

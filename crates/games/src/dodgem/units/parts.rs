@@ -33,8 +33,8 @@ use super::{ByPlayer, Key, NO_HALF, UnitIndex};
 /// Parts of more slots than this are not offered, and their unit is
 /// solved whole: a part's cells take two bytes a slot, or four, and the
 /// solver lists each position's slot and each decision in four bytes more
-/// while it is solved, a part on each thread (memory `--memory` does not
-/// bound: up to about a gigabyte for 6×6's largest part). The largest 5×5 part has
+/// while it is solved, a part on each thread (up to about a gigabyte for
+/// 6×6's largest part, which `--memory` counts). The largest 5×5 part has
 /// 781,250 slots and the largest 6×6 part 120,932,352, so every unit up to
 /// 6×6 is solved by parts (a test holds it): a 6×6 unit of 279 million
 /// positions whose parts reach 20 million slots took half the time it
