@@ -41,7 +41,12 @@ pub(crate) struct InPasses<'a, G, F> {
 
 impl<G: Units, E: Earlier, F: Fn(usize) -> Result<E, SolveError>> InPasses<'_, G, F> {
     /// Solves the unit: the values [`UnitAlone::solve`] gives.
-    pub(crate) fn solve(&self, width: Width, sharing: Sharing, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    pub(crate) fn solve(
+        &self,
+        width: Width,
+        sharing: Sharing,
+        progress: &dyn Progress,
+    ) -> Result<Solution, SolveError> {
         widening(width, progress, |wide, progress| match (wide, sharing) {
             (false, Sharing::Threads) => self.solve_in::<u8, true>(progress),
             (false, Sharing::Alone) => self.solve_in::<u8, false>(progress),
@@ -138,12 +143,12 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
                 |_, idx, expansion, children| {
                     let idx = base + idx;
                     match self.folded_cell(idx, expansion, children) {
-                        Ok(cell) => run.push(&self.cells, idx, cell),
+                        Ok(cell) => run.push(self.cells, idx, cell),
                         Err(error) => drop(failed.get_or_insert(error)),
                     }
                 },
             );
-            run.write(&self.cells);
+            run.write(self.cells);
             failed.map_or(Ok(()), Err)
         };
         let slots = parts.slot_counts().len();

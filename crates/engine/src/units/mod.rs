@@ -321,7 +321,8 @@ fn solve_in_passes<G: Units>(
         Ok(DependencyValues::one_pass(values, covered))
     };
     let chunk = chunk_for(unit.len, sharing);
-    let in_passes = InPasses { game, unit: number, len: unit.len, numbering: &numbering, chunk, passes: groups.len(), values };
+    let in_passes =
+        InPasses { game, unit: number, len: unit.len, numbering: &numbering, chunk, passes: groups.len(), values };
     let width = if two_bytes_wide { Width::TwoBytes } else { Width::ByteFirst };
     in_passes.solve(width, sharing, progress)
 }

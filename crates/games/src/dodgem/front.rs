@@ -14,12 +14,12 @@ use anyhow::Context;
 
 use super::answers::{self, Audited, DisagreementJson, Probe, Solved, Summary, UnitSizeJson, UnitsJson};
 use super::claims::SolvedUnits;
+use super::on_disk::kept_of;
 use super::play::{Judge, Session};
 use super::{
     Dodgem, DodgemUnits, DodgemValues, EveryPosition, INFO, Objective, UnitFigures, UnitOptions, UnitStages,
     probe_request, reads_units, unit_options,
 };
-use super::on_disk::kept_of;
 use crate::contest::{computer_move, match_params, play_match};
 use crate::front::{
     self, Answer, Claims, Game, Host, NotBuilt, TallyJson, TimedSolve, Wanted, Work, loaded, perfect_line,
