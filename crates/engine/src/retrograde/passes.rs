@@ -104,21 +104,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
             while next < chunk.end {
                 let batch = next..(next + SEED_BATCH as u64).min(chunk.end);
                 next = batch.end;
-                scratch.positions.clear();
-                scratch.children.clear();
-                let (positions, children) = (&mut scratch.positions, &mut scratch.children);
-                let mut first = 0;
-                let (numbering, base) = (self.numbering, self.numbering.base());
-                self.game.expand_range(
-                    self.unit,
-                    batch.start - base..batch.end - base,
-                    children,
-                    |to| numbering.first_number(to),
-                    |idx, expansion, end| {
-                        positions.push((base + idx, expansion, first..end));
-                        first = end;
-                    },
-                );
+                self.expand_batch(batch, scratch);
                 for (idx, expansion, children) in &scratch.positions {
                     let cell = self.folded_cell(*idx, *expansion, &scratch.children[children.clone()])?;
                     scratch.codes.push(cell);

@@ -31,22 +31,7 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
             while next < chunk.end {
                 let batch = next..(next + SEED_BATCH as u64).min(chunk.end);
                 next = batch.end;
-                scratch.positions.clear();
-                scratch.children.clear();
-                let (positions, children) = (&mut scratch.positions, &mut scratch.children);
-                let mut first = 0;
-                let (numbering, base) = (self.numbering, self.numbering.base());
-                let first_number = |to| numbering.first_number(to);
-                self.game.expand_range(
-                    self.unit,
-                    batch.start - base..batch.end - base,
-                    children,
-                    first_number,
-                    |idx, expansion, end| {
-                        positions.push((base + idx, expansion, first..end));
-                        first = end;
-                    },
-                );
+                self.expand_batch(batch, scratch);
                 self.earlier.touch(scratch.children.iter().copied());
                 for i in 0..scratch.positions.len() {
                     let (idx, expansion, ref children) = scratch.positions[i];
@@ -75,6 +60,27 @@ impl<G: Units, E: Earlier, C: Cell, const SHARED: bool> UnitSolve<'_, G, E, C, S
             progress.advance(chunk.end - chunk.start);
             Ok(())
         })
+    }
+
+    /// Expands the positions numbered in `batch`, into `scratch.positions`
+    /// and their children in earlier units into `scratch.children`.
+    #[inline(always)]
+    pub(super) fn expand_batch(&self, batch: std::ops::Range<u64>, scratch: &mut Scratch<G::Position, C>) {
+        scratch.positions.clear();
+        scratch.children.clear();
+        let (positions, children) = (&mut scratch.positions, &mut scratch.children);
+        let mut first = 0;
+        let (numbering, base) = (self.numbering, self.numbering.base());
+        self.game.expand_range(
+            self.unit,
+            batch.start - base..batch.end - base,
+            children,
+            |to| numbering.first_number(to),
+            |idx, expansion, end| {
+                positions.push((base + idx, expansion, first..end));
+                first = end;
+            },
+        );
     }
 
     /// The cell a position numbered `idx` is seeded with.
