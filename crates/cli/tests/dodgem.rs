@@ -238,6 +238,29 @@ fn a_solve_by_units_killed_midway_resumes_to_the_same_files() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// The text of a solve by units counts the units solved, those found done,
+/// and, only when there were any, those that read their dependencies in
+/// passes: as `--json` counts them.
+#[test]
+fn a_solve_by_units_says_what_it_solved_found_done_and_read_in_passes() {
+    let args = ["solve", "dodgem", "--size", "3", "--units", "--memory", "0"];
+    let counted = Solved::new().run(&[&args[..], &["--json"]].concat()).json();
+    let (units, passes) = (counted["units"].as_u64().unwrap(), counted["in_passes_units"].as_u64().unwrap());
+    assert!(passes > 0 && passes < units, "{counted}");
+    let solved = Solved::new();
+    let first = solved.run(&args);
+    let line = format!(
+        "units: {units} solved now, 0 found done, {units} in all; {passes} read their dependencies in passes\n"
+    );
+    assert!(first.stdout.contains(&line), "{}", first.stdout);
+    let again = solved.run(&args);
+    assert!(
+        again.stdout.contains(&format!("units: 0 solved now, {units} found done, {units} in all\n")),
+        "{}",
+        again.stdout
+    );
+}
+
 #[test]
 fn probe_and_play_read_unit_files_as_they_read_the_table() {
     let solved = Solved::new();

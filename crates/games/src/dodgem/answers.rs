@@ -152,11 +152,16 @@ impl Answer for Solved {
         match (&self.units, &self.table, self.cached) {
             (Some(units), _, _) => {
                 let _ = writeln!(text, "Dodgem {size}x{size} ({variant}), units in {}", units.dir);
-                let _ = writeln!(
+                let _ = write!(
                     text,
-                    "units: {} solved now ({} of them in passes), {} found done, {} in all",
-                    units.solved_units, units.in_passes_units, units.resumed_units, units.units
+                    "units: {} solved now, {} found done, {} in all",
+                    units.solved_units, units.resumed_units, units.units
                 );
+                // Said only when it happened: most solves fit their memory.
+                if units.in_passes_units > 0 {
+                    let _ = write!(text, "; {} read their dependencies in passes", units.in_passes_units);
+                }
+                text.push('\n');
             }
             (None, Some(path), cached) => {
                 let how = if cached == Some(true) { "loaded from" } else { "solved and saved to" };
