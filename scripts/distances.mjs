@@ -2,10 +2,12 @@
 // docs/dodgem-distances.md and its chart, docs/screenshots/dodgem-distances.svg: how many Dodgem positions are won or
 // lost in each number of plies, from what `solved solve dodgem … --json` (or, for 6x6, `solved audit`) counted.
 //
-//   node scripts/distances.mjs run [SOLVED [SIZE…]]   count every board (3 to 5, or the SIZEs named; 6 reads the audit
-//                                           of its unit files, which must have finished) with the release build (or
-//                                           SOLVED), keep each board's counts in docs/dodgem-distances/, then write
-//                                           the page and the chart
+//   node scripts/distances.mjs run [SOLVED [SIZE[:VARIANT]…]]
+//                                           count every board (3 to 5, or the SIZEs named, both variants or the
+//                                           VARIANT, normal or misere; 6 reads the audit of its unit files, which
+//                                           must have finished) with the release build (or SOLVED), keep each
+//                                           board's counts in docs/dodgem-distances/, then write the page and the
+//                                           chart
 //   node scripts/distances.mjs render       write the page and the chart from the counts kept
 //   node scripts/distances.mjs check        fail if the page or the chart is not what the counts kept give
 //
@@ -33,15 +35,26 @@ function command(size, variant) {
   return ["solved", operation, "dodgem", "--size", String(size), ...variant.flag, "--json"];
 }
 
-function run(solved, sizes) {
-  mkdirSync(kept, { recursive: true });
-  for (const size of sizes) {
-    for (const variant of VARIANTS) {
-      const [, ...args] = command(size, variant);
-      process.stderr.write(`Dodgem ${size}x${size} ${variant.id}\n`);
-      const answer = JSON.parse(execFileSync(solved, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
-      writeFileSync(file(size, variant), JSON.stringify({ size, variant: variant.id, distances: answer.distances }, null, 1) + "\n");
+/** The boards a `run` counts: "6" is both variants of 6x6, "6:normal" one of them. */
+function named(boards) {
+  return boards.flatMap((board) => {
+    const [size, id] = board.split(":");
+    const variants = VARIANTS.filter((v) => id === undefined || v.id === id);
+    if (!SIZES.includes(Number(size)) || variants.length === 0) {
+      console.error(`no board ${board}: a size from ${SIZES.join(", ")}, then optionally :normal or :misere`);
+      process.exit(2);
     }
+    return variants.map((variant) => ({ size: Number(size), variant }));
+  });
+}
+
+function run(solved, boards) {
+  mkdirSync(kept, { recursive: true });
+  for (const { size, variant } of boards) {
+    const [, ...args] = command(size, variant);
+    process.stderr.write(`Dodgem ${size}x${size} ${variant.id}\n`);
+    const answer = JSON.parse(execFileSync(solved, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+    writeFileSync(file(size, variant), JSON.stringify({ size, variant: variant.id, distances: answer.distances }, null, 1) + "\n");
   }
 }
 
@@ -135,7 +148,7 @@ function renderPage() {
 
 const [mode, solved, ...sizes] = process.argv.slice(2);
 if (mode === "run") {
-  run(solved ?? join(root, "target/release/solved"), sizes.length ? sizes.map(Number) : [3, 4, 5]);
+  run(solved ?? join(root, "target/release/solved"), named(sizes.length ? sizes : ["3", "4", "5"]));
   writeFileSync(page, renderPage());
   writeFileSync(chart, renderChart());
 } else if (mode === "render") {
@@ -150,6 +163,6 @@ if (mode === "run") {
     process.exit(1);
   }
 } else {
-  console.error("usage: node scripts/distances.mjs run [SOLVED [SIZE…]] | render | check");
+  console.error("usage: node scripts/distances.mjs run [SOLVED [SIZE[:VARIANT]…]] | render | check");
   process.exit(2);
 }
