@@ -146,9 +146,9 @@ function renderPage() {
   return lines.join("\n");
 }
 
-const [mode, solved, ...sizes] = process.argv.slice(2);
+const [mode, solved, ...boardNames] = process.argv.slice(2);
 if (mode === "run") {
-  run(solved ?? join(root, "target/release/solved"), named(sizes.length ? sizes : ["3", "4", "5"]));
+  run(solved ?? join(root, "target/release/solved"), named(boardNames.length ? boardNames : ["3", "4", "5"]));
   writeFileSync(page, renderPage());
   writeFileSync(chart, renderChart());
 } else if (mode === "render") {
